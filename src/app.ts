@@ -1,0 +1,126 @@
+/**
+ * buildApp(deps): the HTTP application with every plugin, the error envelope and every module.
+ * It does no I/O of its own (no listen, no migrations): `main.ts` and the test harness decide that.
+ */
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import underPressure from '@fastify/under-pressure';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ActorDirectory } from './kernel/auth/directory.ts';
+import { registerAuth } from './kernel/auth/plugin.ts';
+import type { TokenVerifier } from './kernel/auth/verifier.ts';
+import type { Config } from './kernel/config.ts';
+import type { DatabaseHandle } from './kernel/db/client.ts';
+import { registerJsonParser } from './kernel/http/body.ts';
+import { registerErrorHandler } from './kernel/http/error-handler.ts';
+import { AppError } from './kernel/http/errors.ts';
+import { loggerOptions } from './kernel/http/logging.ts';
+import { registerMetrics } from './kernel/http/metrics.ts';
+import { registerNotFound } from './kernel/http/not-found.ts';
+import { requestIdOptions } from './kernel/http/request-id.ts';
+import { createValidatorCompiler } from './kernel/http/validation.ts';
+import { eventsModule } from './modules/events/index.ts';
+import { systemRoutes } from './system/system.routes.ts';
+import { VERSION } from './version.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  verifier: TokenVerifier;
+  /** Pino options or `false`; defaults to the configured level. Tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+export const BODY_LIMIT = 1024 * 1024;
+
+class PressureError extends AppError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The service is overloaded; retry shortly', {
+      headers: { 'retry-after': '5' },
+    });
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const exposeDebug = !config.isProduction;
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config),
+    bodyLimit: BODY_LIMIT,
+    ...requestIdOptions,
+    // While closing, onRequest below answers 503 with the envelope instead of Fastify's own body.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (isClosing) {
+      reply.header('connection', 'close');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down');
+    }
+  });
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  registerJsonParser(app);
+  registerErrorHandler(app, { exposeDebug });
+  registerNotFound(app, { exposeDebug });
+  registerMetrics(app);
+
+  await app.register(helmet, {
+    // JSON needs no scripts or styles; the docs page sets its own policy (swagger-ui staticCSP).
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_request, context) =>
+        new AppError('TOO_MANY_REQUESTS', `Rate limit of ${context.max} requests per minute exceeded`, {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+        }),
+    });
+  }
+  await app.register(underPressure, { maxEventLoopDelay: 2_000, customError: PressureError });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Convene API',
+        version: VERSION,
+        description:
+          'Events, editions and payments behind one base URL. Every response is an envelope ' +
+          '`{code, message, data | error, pagination?, timestamp, module}`.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (EdDSA)' } },
+      },
+      tags: [
+        { name: 'system', description: 'Health, readiness, metrics and this document' },
+        { name: 'events', description: 'Events, members and editions' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { url: '/docs/openapi.json' },
+  });
+
+  registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db) });
+
+  await app.register(systemRoutes, { database: deps.database });
+  await app.register(eventsModule, { db: deps.database.db, config });
+
+  return app;
+}

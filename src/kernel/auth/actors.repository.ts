@@ -1,0 +1,33 @@
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { actors } from './actors.table.ts';
+
+export type Actor = typeof actors.$inferSelect;
+
+export async function upsertActor(db: Executor, userId: string, email: string): Promise<void> {
+  await db
+    .insert(actors)
+    .values({ user_id: userId, email })
+    .onConflictDoUpdate({ target: actors.user_id, set: { email, last_seen_at: sql`now()` } });
+}
+
+/** The actor with this e-mail (case-insensitive); the most recently seen when several share it. */
+export async function findActorByEmail(db: Executor, email: string): Promise<Actor | undefined> {
+  const rows = await db
+    .select()
+    .from(actors)
+    .where(sql`lower(${actors.email}) = lower(${email})`)
+    .orderBy(desc(actors.last_seen_at))
+    .limit(1);
+  return rows[0];
+}
+
+export async function findActorById(db: Executor, userId: string): Promise<Actor | undefined> {
+  const rows = await db.select().from(actors).where(eq(actors.user_id, userId)).limit(1);
+  return rows[0];
+}
+
+export async function findActorsByIds(db: Executor, userIds: string[]): Promise<Actor[]> {
+  if (userIds.length === 0) return [];
+  return db.select().from(actors).where(inArray(actors.user_id, userIds));
+}

@@ -1,0 +1,19 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../db/columns.ts';
+
+/**
+ * The actor directory: everyone who has called the service with a valid token. "An existing
+ * actor" (adding members by e-mail) means a row here. E-mail is compared case-insensitively; an
+ * address is not unique because the identity service, not us, owns identities.
+ */
+export const actors = pgTable(
+  'actors',
+  {
+    user_id: uuid('user_id').primaryKey(),
+    email: text('email').notNull(),
+    created_at: createdAt(),
+    last_seen_at: timestamptz('last_seen_at').notNull().defaultNow(),
+  },
+  (table) => [index('actors_email_lower_idx').on(sql`lower(${table.email})`)],
+);

@@ -1,0 +1,110 @@
+/**
+ * The database: Drizzle over `pg` for a PostgreSQL server, or over PGlite (PostgreSQL compiled to
+ * WebAssembly) embedded in the process. Everything above this file sees one `Database` type and
+ * writes portable SQL (PostgreSQL 15 is the floor).
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+
+export type Database = PgDatabase<PgQueryResultHKT>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Repositories take either, so a service can run several of them in one transaction. */
+export type Executor = Database | Transaction;
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations', import.meta.url));
+
+// Any constant works; it only has to be the same in every process sharing the database.
+const MIGRATION_LOCK_KEY = 4_815_162_342;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'postgres' | 'pglite';
+  /** The PGlite instance when embedded (tests use it to snapshot a migrated database). */
+  pglite: PGlite | undefined;
+  /** The pool when on a server (the job worker uses it for LISTEN/NOTIFY later). */
+  pool: pg.Pool | undefined;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…`, `memory://`, or undefined for an embedded database in `dataDir`. */
+  url: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  /** A PGlite dump to start from (tests: a migrated snapshot). */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url?.startsWith('postgres')) return openPostgres(options.url, options.poolSize ?? 10);
+  return openPglite(options);
+}
+
+function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener that
+  // would crash the process. The next query gets a fresh connection.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    pglite: undefined,
+    pool,
+    async migrate() {
+      // Several processes may start at once against one database: serialize their migrations.
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let client: PGlite;
+  if (options.url === 'memory://') {
+    client = new PGlite(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
+  } else {
+    const dir = `${options.dataDir.replace(/\/+$/, '')}/pglite`;
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pglite: client,
+    pool: undefined,
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}

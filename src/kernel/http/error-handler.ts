@@ -1,0 +1,155 @@
+/**
+ * The one error handler. Every failure, ours or Fastify's, leaves as the contract's error envelope:
+ * `{code, message, error: {code, message, fields?, meta?, debug?}, timestamp, module}`.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mapDatabaseError } from '../db/errors.ts';
+import { AppError, type ErrorCode, type FieldError, validationError } from './errors.ts';
+import { moduleOf } from './respond.ts';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_PREFIX: Record<string, string> = {
+  body: '',
+  querystring: 'query.',
+  params: 'params.',
+  headers: 'header.',
+};
+
+/** Turns Ajv errors into one `fields` entry per offending field. */
+export function fieldsFromAjv(errors: AjvError[], context: string): FieldError[] {
+  const prefix = PART_PREFIX[context] ?? '';
+  const byField = new Map<string, string[]>();
+  for (const error of errors) {
+    // `anyOf` repeats what its branches already said ("must be string", "must be null").
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    let path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = error.message ?? 'is not valid';
+    if (error.keyword === 'required') {
+      path = [...path, String(error.params.missingProperty)];
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties') {
+      path = [...path, String(error.params.additionalProperty)];
+      message = 'is not a known field';
+    } else if (error.keyword === 'format') {
+      message = `must be a valid ${String(error.params.format)}`;
+    }
+    const field = prefix + path.join('.') || (context === 'body' ? 'body' : context);
+    const messages = byField.get(field) ?? [];
+    if (!messages.includes(message)) messages.push(message);
+    byField.set(field, messages);
+  }
+  return [...byField].map(([field, messages]) => ({ field, message: joinMessages(messages) }));
+}
+
+function joinMessages(messages: string[]): string {
+  const types = messages.filter((m) => m.startsWith('must be ') && !m.startsWith('must be a valid'));
+  if (types.length > 1 && types.length === messages.length) {
+    return `must be ${types.map((m) => m.slice('must be '.length)).join(' or ')}`;
+  }
+  return messages.join('; ');
+}
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BAD_REQUEST', 'The content-length header does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['BAD_REQUEST', 'The JSON body is empty'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['BAD_REQUEST', 'The body is not valid JSON'],
+  FST_ERR_BAD_URL: ['BAD_REQUEST', 'The URL is malformed'],
+  FST_ERR_INVALID_URL: ['BAD_REQUEST', 'The URL is malformed'],
+};
+
+/** Normalizes anything thrown into an AppError; unknown errors become INTERNAL_ERROR. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  if (Array.isArray(fastifyError.validation)) {
+    return validationError(
+      fieldsFromAjv(
+        fastifyError.validation as unknown as AjvError[],
+        fastifyError.validationContext ?? 'body',
+      ),
+    );
+  }
+  const known = fastifyError.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
+  if (known !== undefined) return new AppError(known[0], known[1], { cause: error });
+  const database = mapDatabaseError(error);
+  if (database !== undefined) return database;
+  if (error instanceof SyntaxError)
+    return new AppError('BAD_REQUEST', 'The body is not valid JSON', { cause: error });
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = STATUS_FALLBACK[status] ?? 'BAD_REQUEST';
+    return new AppError(code, fastifyError.message || 'The request is not valid', { cause: error });
+  }
+  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred', { cause: error });
+}
+
+const STATUS_FALLBACK: Record<number, ErrorCode> = {
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+export function errorBody(request: FastifyRequest, error: AppError, exposeDebug: boolean) {
+  const root = error.cause ?? error;
+  const debug =
+    exposeDebug && (error.status >= 500 || error.cause !== undefined)
+      ? {
+          raw_error: root instanceof Error ? `${root.name}: ${root.message}` : String(root),
+          stack_trace: (root instanceof Error ? root.stack : undefined) ?? '',
+        }
+      : undefined;
+  return {
+    code: error.status,
+    message: error.message,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields === undefined ? {} : { fields: error.fields }),
+      ...(error.meta === undefined || Object.keys(error.meta).length === 0 ? {} : { meta: error.meta }),
+      ...(debug === undefined ? {} : { debug }),
+    },
+    timestamp: new Date().toISOString(),
+    module: moduleOf(request),
+  };
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+  exposeDebug: boolean,
+) {
+  if (error.headers !== undefined) reply.headers(error.headers);
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(request, error, exposeDebug));
+}
+
+export function registerErrorHandler(app: FastifyInstance, options: { exposeDebug: boolean }): void {
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = toAppError(thrown);
+    if (error.status >= 500) {
+      request.log.error({ err: thrown }, 'request failed');
+    } else if (error.cause !== undefined && !(thrown instanceof AppError)) {
+      request.log.info({ code: error.code, reason: (thrown as Error).message }, 'request refused');
+    }
+    return sendError(request, reply, error, options.exposeDebug);
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * 404 for unknown paths and 405 (with `Allow`) for a known path asked with another method.
+ * Fastify does not expose "which methods match this URL", so every registered route is mirrored
+ * into a second find-my-way router that only answers that question.
+ */
+import type { FastifyInstance } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { sendError } from './error-handler.ts';
+import { AppError } from './errors.ts';
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export function registerNotFound(app: FastifyInstance, options: { exposeDebug: boolean }): void {
+  const mirror = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (!METHODS.includes(method as HTTPMethod)) continue;
+      try {
+        mirror.on(method as HTTPMethod, route.url, () => {});
+      } catch {
+        // Already mirrored (the same path under two prefixes); nothing to add.
+      }
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((method) => mirror.find(method, path) !== null);
+    if (allowed.length > 0) {
+      const error = new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, {
+        headers: { allow: allowed.join(', ') },
+        meta: { allow: allowed },
+      });
+      return sendError(request, reply, error, options.exposeDebug);
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND', 'Route not found'), options.exposeDebug);
+  });
+}

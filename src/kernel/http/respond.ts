@@ -1,0 +1,84 @@
+/**
+ * Envelope builders used by every handler (contract section 3). Handlers return what these build;
+ * the route's response schema then serializes it (and drops any field the schema does not list).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ModuleName, Pagination } from './schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The module named in the envelope of every response of this route. */
+    module?: ModuleName;
+  }
+}
+
+/** Dates become ISO strings (UTC, `Z`), as in every response of the contract. */
+export type Serialized<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+export function serialize<T extends object>(row: T): Serialized<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    out[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out as Serialized<T>;
+}
+
+export function moduleOf(request: FastifyRequest): ModuleName {
+  return request.routeOptions.config?.module ?? 'system';
+}
+
+export function ok<T>(request: FastifyRequest, data: T) {
+  return { code: 200, message: 'OK', data, timestamp: new Date().toISOString(), module: moduleOf(request) };
+}
+
+export function created<T>(request: FastifyRequest, reply: FastifyReply, data: T) {
+  reply.code(201);
+  return {
+    code: 201,
+    message: 'Created',
+    data,
+    timestamp: new Date().toISOString(),
+    module: moduleOf(request),
+  };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export function paginated<T>(request: FastifyRequest, result: Page<T>) {
+  return {
+    code: 200,
+    message: 'OK',
+    data: result.items,
+    pagination: toPagination(result.page, result.limit, result.total),
+    timestamp: new Date().toISOString(),
+    module: moduleOf(request),
+  };
+}
+
+export function toPagination(page: number, limit: number, total: number): Pagination {
+  const hasNext = page * limit < total;
+  const hasPrev = page > 1;
+  return {
+    page,
+    limit,
+    total,
+    has_next: hasNext,
+    has_prev: hasPrev,
+    next_page: hasNext ? page + 1 : null,
+    prev_page: hasPrev ? page - 1 : null,
+  };
+}
+
+/** Resolves the `page`/`limit` query (already validated) into an offset window. */
+export function pageWindow(query: { page?: number; limit?: number }) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? 20;
+  return { page, limit, offset: (page - 1) * limit };
+}

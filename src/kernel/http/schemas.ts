@@ -1,0 +1,168 @@
+/**
+ * Shared TypeBox building blocks. One schema per route drives Ajv validation, the TypeScript types
+ * of the handler and the OpenAPI document, so these are the only place the envelope is described.
+ */
+import { type Static, type TSchema, Type } from 'typebox';
+
+export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
+
+export const Uuid = (options: { description?: string } = {}) =>
+  Type.String({ format: 'uuid', examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'], ...options });
+
+export const DateTime = (options: { description?: string } = {}) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An http(s) URL of reasonable length. */
+export const HttpUrl = (options: { description?: string } = {}) =>
+  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
+
+export const Email = (options: { description?: string } = {}) =>
+  Type.String({ format: 'email', maxLength: 320, examples: ['ana@example.com'], ...options });
+
+export const Slug = (options: { description?: string } = {}) =>
+  Type.String({
+    minLength: 2,
+    maxLength: 64,
+    pattern: '^[a-z0-9][a-z0-9-]*$',
+    description: 'lower-case letters, digits and hyphens; starts with a letter or digit',
+    ...options,
+  });
+
+/** `page` and `limit` of every list operation (contract section 3). */
+export const PageQuery = {
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'page number, from 1' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'items per page, 1..100' }),
+  ),
+};
+export const PageQuerySchema = Type.Object(PageQuery, { additionalProperties: false });
+export type PageParams = { page?: number; limit?: number };
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  has_next: Type.Boolean(),
+  has_prev: Type.Boolean(),
+  next_page: Nullable(Type.Integer()),
+  prev_page: Nullable(Type.Integer()),
+});
+export type Pagination = Static<typeof Pagination>;
+
+const head = {
+  code: Type.Integer({ examples: [200] }),
+  message: Type.String({ examples: ['OK'] }),
+};
+const tail = {
+  timestamp: DateTime(),
+  module: Type.Union([
+    Type.Literal('events'),
+    Type.Literal('projects'),
+    Type.Literal('payments'),
+    Type.Literal('system'),
+  ]),
+};
+
+/** Success envelope around one object; `example` is the `data` shown in the OpenAPI document. */
+export function envelope<T extends TSchema>(data: T, example: unknown, module: ModuleName, code = 200) {
+  return Type.Object(
+    { ...head, data, ...tail },
+    {
+      examples: [
+        { code, message: code === 201 ? 'Created' : 'OK', data: example, timestamp: EXAMPLE_TIME, module },
+      ],
+    },
+  );
+}
+
+/** Success envelope around a page of items. */
+export function listEnvelope<T extends TSchema>(item: T, example: unknown, module: ModuleName) {
+  return Type.Object(
+    { ...head, data: Type.Array(item), pagination: Pagination, ...tail },
+    {
+      examples: [
+        {
+          code: 200,
+          message: 'OK',
+          data: [example],
+          pagination: {
+            page: 1,
+            limit: 20,
+            total: 1,
+            has_next: false,
+            has_prev: false,
+            next_page: null,
+            prev_page: null,
+          },
+          timestamp: EXAMPLE_TIME,
+          module,
+        },
+      ],
+    },
+  );
+}
+
+export const EXAMPLE_TIME = '2026-11-22T10:00:00.000Z';
+
+export const ErrorEnvelope = Type.Object(
+  {
+    ...head,
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
+    }),
+    ...tail,
+  },
+  {
+    description: 'Error envelope',
+    examples: [
+      {
+        code: 400,
+        message: 'The request is not valid',
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'The request is not valid',
+          fields: [{ field: 'slug', message: 'must match pattern "^[a-z0-9][a-z0-9-]*$"' }],
+        },
+        timestamp: EXAMPLE_TIME,
+        module: 'events',
+      },
+    ],
+  },
+);
+
+/** Path parameters object of UUID ids, e.g. `idParams('event_id', 'edition_id')`. */
+export function idParams<K extends string>(...names: K[]) {
+  const properties = Object.fromEntries(names.map((name) => [name, Uuid()])) as Record<
+    K,
+    ReturnType<typeof Uuid>
+  >;
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON, a field that fails its schema (`VALIDATION_ERROR` with `fields`) or a broken rule',
+  401: 'No token, or a bad or expired one',
+  403: 'Authenticated, but without the role this operation needs',
+  404: 'Unknown resource (drafts are unknown to non-members)',
+  409: 'A unique value is taken, or the state does not allow the operation',
+  502: 'The payment provider failed',
+  503: 'Unavailable (test mode off, shutting down, database unreachable)',
+};
+
+/** Error responses of a route, for the OpenAPI document (and serialization of those errors). */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { ...ErrorEnvelope, description: ERROR_DESCRIPTIONS[status] ?? 'Error' },
+    ]),
+  ) as Record<number, typeof ErrorEnvelope>;
+}

@@ -1,0 +1,126 @@
+/** SQL of editions. Soft-deleted editions (`deleted_at` set) are invisible to every read here. */
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { type EditionRow, type EventRole, editions, eventMembers, events } from './events.table.ts';
+
+export type NewEdition = typeof editions.$inferInsert;
+export type EditionPatch = Partial<Omit<NewEdition, 'id' | 'event_id' | 'created_by' | 'created_at'>>;
+
+const live = isNull(editions.deleted_at);
+
+export async function insertEdition(db: Executor, values: NewEdition): Promise<EditionRow> {
+  const [row] = await db.insert(editions).values(values).returning();
+  return row!;
+}
+
+export async function updateEdition(db: Executor, id: string, patch: EditionPatch): Promise<EditionRow> {
+  const [row] = await db
+    .update(editions)
+    .set({ ...patch, updated_at: sql`now()` })
+    .where(eq(editions.id, id))
+    .returning();
+  return row!;
+}
+
+export async function publishDraftEdition(db: Executor, id: string): Promise<EditionRow | undefined> {
+  const [row] = await db
+    .update(editions)
+    .set({ is_draft: false, updated_at: sql`now()` })
+    .where(and(eq(editions.id, id), eq(editions.is_draft, true), live))
+    .returning();
+  return row;
+}
+
+/**
+ * A live edition with what visibility and authorization need: its event's status and the caller's
+ * role in that event.
+ */
+export async function findEditionWithAccess(
+  db: Executor,
+  editionId: string,
+  userId: string | undefined,
+): Promise<{ edition: EditionRow; eventStatus: string; role: EventRole | undefined } | undefined> {
+  const rows = await db
+    .select({ edition: editions, eventStatus: events.status, role: eventMembers.role })
+    .from(editions)
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .leftJoin(
+      eventMembers,
+      and(eq(eventMembers.event_id, editions.event_id), eq(eventMembers.user_id, userId ?? sql`null::uuid`)),
+    )
+    .where(and(eq(editions.id, editionId), live))
+    .limit(1);
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
+}
+
+/** Operation 3: a published edition of a published event, by both slugs. */
+export async function findPublishedEditionBySlugs(
+  db: Executor,
+  eventSlug: string,
+  editionSlug: string,
+): Promise<EditionRow | undefined> {
+  const rows = await db
+    .select({ edition: editions })
+    .from(editions)
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(
+      and(
+        eq(events.slug, eventSlug),
+        eq(events.status, 'active'),
+        eq(editions.slug, editionSlug),
+        eq(editions.is_draft, false),
+        live,
+      ),
+    )
+    .limit(1);
+  return rows[0]?.edition;
+}
+
+export function listEditions(db: Executor, eventId: string, isDraft: boolean, window: Window) {
+  const where = and(eq(editions.event_id, eventId), eq(editions.is_draft, isDraft), live);
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(editions)
+      .where(where)
+      .orderBy(asc(editions.starts_at), asc(editions.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(editions).where(where),
+  );
+}
+
+/**
+ * Serializes edition writes of one event (row lock on the event), so the overlap check below and
+ * the write that follows it cannot interleave with another request's.
+ */
+export async function lockEvent(db: Executor, eventId: string): Promise<void> {
+  await db.execute(sql`select 1 from ${events} where ${events.id} = ${eventId} for update`);
+}
+
+/** A live edition of the event whose time span overlaps [startsAt, endsAt), other than `exceptId`. */
+export async function findOverlappingEdition(
+  db: Executor,
+  eventId: string,
+  startsAt: Date,
+  endsAt: Date,
+  exceptId?: string,
+): Promise<EditionRow | undefined> {
+  const rows = await db
+    .select()
+    .from(editions)
+    .where(
+      and(
+        eq(editions.event_id, eventId),
+        live,
+        lt(editions.starts_at, endsAt),
+        gt(editions.ends_at, startsAt),
+        exceptId === undefined ? undefined : ne(editions.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}

@@ -1,0 +1,167 @@
+/**
+ * Editions: dated occurrences of an event. Rules: ends_at after starts_at, registration opening
+ * not after the start, no two live editions of an event overlapping in time (409), drafts visible
+ * to members only, publishing once (409 after).
+ */
+import type { Identity } from '../../kernel/auth/verifier.ts';
+import type { Database, Transaction } from '../../kernel/db/client.ts';
+import { describeConstraint } from '../../kernel/db/errors.ts';
+import { uuidv7 } from '../../kernel/db/ids.ts';
+import type { Window } from '../../kernel/db/paging.ts';
+import { conflict, type FieldError, notFound, validationError } from '../../kernel/http/errors.ts';
+import { serialize } from '../../kernel/http/respond.ts';
+import { isEventRole, requireEventRole, requireReadableEvent } from './access.ts';
+import * as repo from './editions.repository.ts';
+import type { CreateEditionBody, UpdateEditionBody } from './events.schemas.ts';
+import type { EditionRow } from './events.table.ts';
+
+describeConstraint('editions_event_slug_unique', {
+  field: 'slug',
+  message: 'slug is already taken by another edition of this event',
+});
+describeConstraint('editions_dates_check', { field: 'ends_at', message: 'must be after starts_at' });
+describeConstraint('editions_registration_check', {
+  field: 'registration_opens_at',
+  message: 'must not be after starts_at',
+});
+
+const toDate = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+function checkDates(startsAt: Date, endsAt: Date, registrationOpensAt: Date | null): void {
+  const fields: FieldError[] = [];
+  if (endsAt.getTime() <= startsAt.getTime())
+    fields.push({ field: 'ends_at', message: 'must be after starts_at' });
+  if (registrationOpensAt !== null && registrationOpensAt.getTime() > startsAt.getTime()) {
+    fields.push({ field: 'registration_opens_at', message: 'must not be after starts_at' });
+  }
+  if (fields.length > 0) throw validationError(fields, 'The edition dates are not consistent');
+}
+
+async function refuseOverlap(
+  tx: Transaction,
+  eventId: string,
+  startsAt: Date,
+  endsAt: Date,
+  exceptId?: string,
+): Promise<void> {
+  await repo.lockEvent(tx, eventId);
+  const clash = await repo.findOverlappingEdition(tx, eventId, startsAt, endsAt, exceptId);
+  if (clash !== undefined) {
+    throw conflict('The edition overlaps another edition of this event', {
+      edition_id: clash.id,
+      starts_at: clash.starts_at.toISOString(),
+      ends_at: clash.ends_at.toISOString(),
+    });
+  }
+}
+
+export async function createEdition(db: Database, eventId: string, actor: Identity, body: CreateEditionBody) {
+  await requireEventRole(db, eventId, actor, 'admin');
+  const startsAt = new Date(body.starts_at);
+  const endsAt = new Date(body.ends_at);
+  const registrationOpensAt = toDate(body.registration_opens_at) ?? null;
+  checkDates(startsAt, endsAt, registrationOpensAt);
+  const edition = await db.transaction(async (tx) => {
+    await refuseOverlap(tx, eventId, startsAt, endsAt);
+    const { registration_opens_at: _opens, starts_at: _starts, ends_at: _ends, ...rest } = body;
+    return repo.insertEdition(tx, {
+      ...rest,
+      id: uuidv7(),
+      event_id: eventId,
+      starts_at: startsAt,
+      ends_at: endsAt,
+      registration_opens_at: registrationOpensAt,
+      created_by: actor.userId,
+    });
+  });
+  return serialize(edition);
+}
+
+export async function listPublishedEditions(
+  db: Database,
+  eventId: string,
+  actor: Identity | null,
+  window: Window,
+) {
+  await requireReadableEvent(db, eventId, actor);
+  const page = await repo.listEditions(db, eventId, false, window);
+  return { ...page, items: page.items.map(serialize) };
+}
+
+export async function listDraftEditions(db: Database, eventId: string, actor: Identity, window: Window) {
+  await requireEventRole(db, eventId, actor, 'staff');
+  const page = await repo.listEditions(db, eventId, true, window);
+  return { ...page, items: page.items.map(serialize) };
+}
+
+export async function getPublishedEditionBySlugs(db: Database, eventSlug: string, editionSlug: string) {
+  const edition = await repo.findPublishedEditionBySlugs(db, eventSlug, editionSlug);
+  if (edition === undefined) throw notFound('Edition');
+  return serialize(edition);
+}
+
+/** Public when the edition and its event are published; members of the event see drafts too. */
+export async function getEdition(db: Database, editionId: string, actor: Identity | null) {
+  const found = await repo.findEditionWithAccess(db, editionId, actor?.userId);
+  const isPublic = found !== undefined && found.eventStatus === 'active' && !found.edition.is_draft;
+  if (found === undefined || (!isPublic && !isEventRole(found.role, 'staff'))) throw notFound('Edition');
+  return serialize(found.edition);
+}
+
+/** The live edition `editionId` of event `eventId`, for a caller holding `minimum` in that event. */
+async function requireEditionOfEvent(
+  db: Database,
+  eventId: string,
+  editionId: string,
+  actor: Identity,
+  minimum: 'owner' | 'admin',
+): Promise<EditionRow> {
+  await requireEventRole(db, eventId, actor, minimum);
+  const found = await repo.findEditionWithAccess(db, editionId, actor.userId);
+  if (found === undefined || found.edition.event_id !== eventId) throw notFound('Edition');
+  return found.edition;
+}
+
+export async function updateEdition(
+  db: Database,
+  eventId: string,
+  editionId: string,
+  actor: Identity,
+  body: UpdateEditionBody,
+) {
+  const current = await requireEditionOfEvent(db, eventId, editionId, actor, 'admin');
+  const startsAt = toDate(body.starts_at) ?? current.starts_at;
+  const endsAt = toDate(body.ends_at) ?? current.ends_at;
+  const registrationOpensAt = toDate(body.registration_opens_at);
+  checkDates(
+    startsAt,
+    endsAt,
+    registrationOpensAt === undefined ? current.registration_opens_at : registrationOpensAt,
+  );
+  const datesChanged = body.starts_at !== undefined || body.ends_at !== undefined;
+  const edition = await db.transaction(async (tx) => {
+    if (datesChanged) await refuseOverlap(tx, eventId, startsAt, endsAt, editionId);
+    const { registration_opens_at: _opens, starts_at: _starts, ends_at: _ends, ...rest } = body;
+    return repo.updateEdition(tx, editionId, {
+      ...rest,
+      starts_at: startsAt,
+      ends_at: endsAt,
+      ...(registrationOpensAt === undefined ? {} : { registration_opens_at: registrationOpensAt }),
+    });
+  });
+  return serialize(edition);
+}
+
+export async function publishEdition(db: Database, eventId: string, editionId: string, actor: Identity) {
+  const edition = await requireEditionOfEvent(db, eventId, editionId, actor, 'admin');
+  // Conditional update: of two concurrent publishes exactly one wins, the other gets the 409.
+  const published = edition.is_draft ? await repo.publishDraftEdition(db, editionId) : undefined;
+  if (published === undefined) throw conflict('The edition is already published');
+  return serialize(published);
+}
+
+export async function deleteEdition(db: Database, eventId: string, editionId: string, actor: Identity) {
+  await requireEditionOfEvent(db, eventId, editionId, actor, 'owner');
+  return serialize(await repo.updateEdition(db, editionId, { deleted_at: new Date() }));
+}

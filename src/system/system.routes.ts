@@ -1,0 +1,91 @@
+/**
+ * System routes (contract section 4, module `system`): liveness, readiness, Prometheus metrics and
+ * the OpenAPI document. None of them is rate limited, so probes and scrapers are never refused.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { DatabaseHandle } from '../kernel/db/client.ts';
+import { AppError } from '../kernel/http/errors.ts';
+import { ok } from '../kernel/http/respond.ts';
+import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
+import { VERSION } from '../version.ts';
+
+const Status = Type.Object({ status: Type.String(), version: Type.String() });
+
+export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, module: 'system', rateLimit: false };
+  });
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness',
+        description: 'Answers 200 while the process runs. Does not touch the database.',
+        response: { 200: envelope(Status, { status: 'ok', version: VERSION }, 'system') },
+      },
+    },
+    async (request) => ok(request, { status: 'ok', version: VERSION }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness',
+        description: 'Answers 200 when the database answers a query, 503 `SERVICE_UNAVAILABLE` otherwise.',
+        response: {
+          200: envelope(Status, { status: 'ready', version: VERSION }, 'system'),
+          503: ErrorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      try {
+        await database.ping();
+      } catch (error) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database does not answer', { cause: error });
+      }
+      return ok(request, { status: 'ready', version: VERSION });
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Prometheus metrics',
+        description:
+          'Prometheus text exposition: request counts and durations per route, process metrics. ' +
+          'Not an envelope. Bind it privately in production.',
+        produces: ['text/plain'],
+        response: {
+          200: Type.String({
+            examples: ['http_requests_total{method="GET",route="/health",status="200"} 3'],
+          }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.type(app.metrics.contentType);
+      return app.metrics.metrics();
+    },
+  );
+
+  app.get(
+    '/docs/openapi.json',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'OpenAPI document',
+        description: 'The OpenAPI 3.1 document generated from the route schemas. Not an envelope.',
+        response: { 200: Type.Object({}, { additionalProperties: true, examples: [{ openapi: '3.1.0' }] }) },
+      },
+    },
+    async () => app.swagger(),
+  );
+};
