@@ -10,16 +10,21 @@ import { ok } from '../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
 import { VERSION } from '../version.ts';
 
+// Set on each route, not in the onRoute hook above: the rate-limit plugin reads it in its own
+// onRoute hook, which runs first.
+const config = { rateLimit: false } as const;
+
 const Status = Type.Object({ status: Type.String(), version: Type.String() });
 
 export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, module: 'system', rateLimit: false };
+    route.config = { ...route.config, module: 'system' };
   });
 
   app.get(
     '/health',
     {
+      config,
       schema: {
         tags: ['system'],
         summary: 'Liveness',
@@ -33,6 +38,7 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/ready',
     {
+      config,
       schema: {
         tags: ['system'],
         summary: 'Readiness',
@@ -56,6 +62,7 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/metrics',
     {
+      config,
       schema: {
         tags: ['system'],
         summary: 'Prometheus metrics',
@@ -79,6 +86,7 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/docs/openapi.json',
     {
+      config,
       schema: {
         tags: ['system'],
         summary: 'OpenAPI document',

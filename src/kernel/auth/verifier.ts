@@ -35,9 +35,14 @@ export interface KeySource {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function createVerifier(source: KeySource): Promise<TokenVerifier> {
-  const keys = await resolveKeys(source);
-  const options = {
+export interface VerifierOptions {
+  /** Minimum time between two JWKS fetches (an unknown `kid` triggers one). Default one minute. */
+  jwksCooldownMs?: number;
+}
+
+export async function createVerifier(source: KeySource, options: VerifierOptions = {}): Promise<TokenVerifier> {
+  const keys = await resolveKeys(source, options.jwksCooldownMs ?? 60_000);
+  const verifyOptions = {
     algorithms: ['EdDSA'],
     ...(source.issuer === undefined ? {} : { issuer: source.issuer }),
     ...(source.audience === undefined ? {} : { audience: source.audience }),
@@ -49,7 +54,7 @@ export async function createVerifier(source: KeySource): Promise<TokenVerifier> 
       let lastError: unknown;
       for (const key of keys) {
         try {
-          ({ payload } = await jwtVerify(token, key, options));
+          ({ payload } = await jwtVerify(token, key, verifyOptions));
           break;
         } catch (error) {
           lastError = error;
@@ -62,11 +67,11 @@ export async function createVerifier(source: KeySource): Promise<TokenVerifier> 
   };
 }
 
-async function resolveKeys(source: KeySource): Promise<JWTVerifyGetKey[]> {
+async function resolveKeys(source: KeySource, cooldownMs: number): Promise<JWTVerifyGetKey[]> {
   if (source.jwksUrl !== undefined) {
     // jose re-fetches the set when a token names an unknown `kid`, at most once per cooldown.
     return [
-      createRemoteJWKSet(new URL(source.jwksUrl), { cooldownDuration: 60_000, timeoutDuration: 5_000 }),
+      createRemoteJWKSet(new URL(source.jwksUrl), { cooldownDuration: cooldownMs, timeoutDuration: 5_000 }),
     ];
   }
   const text = source.publicKeys?.trim();
@@ -94,7 +99,7 @@ function verificationError(error: unknown): AppError {
   }
   if (error instanceof joseErrors.JOSEAlgNotAllowed)
     return unauthorized('The token algorithm is not accepted');
-  return unauthorized('The token is not valid');
+  return new AppError('UNAUTHORIZED', 'The token is not valid', { cause: error });
 }
 
 function identityFrom(payload: JWTPayload): Identity {

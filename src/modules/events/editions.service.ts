@@ -25,8 +25,23 @@ describeConstraint('editions_registration_check', {
   message: 'must not be after starts_at',
 });
 
-const toDate = (value: string | null | undefined) =>
-  value === undefined ? undefined : value === null ? null : new Date(value);
+/**
+ * A body date-time as a Date. The schema's `date-time` format (RFC 3339) admits values that neither
+ * a JavaScript Date nor PostgreSQL can hold: a leap second (`23:59:60`, an Invalid Date that made
+ * the driver throw, a 500) and the year 0000 (refused by the database). Both are the field's
+ * validation error here.
+ */
+function parseDate(value: string, field: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1) {
+    throw validationError([{ field, message: 'must be a valid date-time' }]);
+  }
+  return date;
+}
+
+function toDate(value: string | null | undefined, field: string): Date | null | undefined {
+  return value === undefined ? undefined : value === null ? null : parseDate(value, field);
+}
 
 function checkDates(startsAt: Date, endsAt: Date, registrationOpensAt: Date | null): void {
   const fields: FieldError[] = [];
@@ -58,9 +73,9 @@ async function refuseOverlap(
 
 export async function createEdition(db: Database, eventId: string, actor: Identity, body: CreateEditionBody) {
   await requireEventRole(db, eventId, actor, 'admin');
-  const startsAt = new Date(body.starts_at);
-  const endsAt = new Date(body.ends_at);
-  const registrationOpensAt = toDate(body.registration_opens_at) ?? null;
+  const startsAt = parseDate(body.starts_at, 'starts_at');
+  const endsAt = parseDate(body.ends_at, 'ends_at');
+  const registrationOpensAt = toDate(body.registration_opens_at, 'registration_opens_at') ?? null;
   checkDates(startsAt, endsAt, registrationOpensAt);
   const edition = await db.transaction(async (tx) => {
     await refuseOverlap(tx, eventId, startsAt, endsAt);
@@ -131,9 +146,9 @@ export async function updateEdition(
   body: UpdateEditionBody,
 ) {
   const current = await requireEditionOfEvent(db, eventId, editionId, actor, 'admin');
-  const startsAt = toDate(body.starts_at) ?? current.starts_at;
-  const endsAt = toDate(body.ends_at) ?? current.ends_at;
-  const registrationOpensAt = toDate(body.registration_opens_at);
+  const startsAt = toDate(body.starts_at, 'starts_at') ?? current.starts_at;
+  const endsAt = toDate(body.ends_at, 'ends_at') ?? current.ends_at;
+  const registrationOpensAt = toDate(body.registration_opens_at, 'registration_opens_at');
   checkDates(
     startsAt,
     endsAt,

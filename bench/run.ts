@@ -1,0 +1,487 @@
+/**
+ * `npm run bench`: load-tests public read routes of the service on PostgreSQL against a bare
+ * Fastify route serving the same bytes, and checks the floor of issue 2 (item 10): for every
+ * target, service req/s ≥ 0.15 × bare req/s and service p99 < 50 ms at 50 connections, with only
+ * 2xx answers. See bench/README.md for the method and how to read the output.
+ *
+ * Steps:
+ *   1. create a fresh database on the local PostgreSQL server (dropped first if it exists);
+ *   2. make an Ed25519 key pair, start the service as a child process trusting its public key;
+ *   3. seed through the HTTP API with a token signed by that key;
+ *   4. capture each target's real response body, start the bare server serving those bodies;
+ *   5. per target: warm up and measure the bare route, then the service route;
+ *   6. print the table and the verdict;
+ *   7. stop both children, drop the database, exit 1 if a floor failed.
+ *
+ * Environment (all optional): BENCH_DURATION (seconds per measurement, 10), BENCH_WARMUP
+ * (seconds, 2), BENCH_CONNECTIONS (50), BENCH_DATABASE_URL (admin URL of the server,
+ * postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME (convene_bench),
+ * BENCH_PORT (first port tried for the service; the bare server takes the next free one, 18470).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import pg from 'pg';
+
+// ---------- what is measured ----------
+
+/** What the seed step created; targets build their paths (and later, headers) from it. */
+interface Seed {
+  token: string;
+  eventId: string;
+  eventSlug: string;
+  editions: Array<{ id: string; slug: string }>;
+}
+
+interface Target {
+  /** Short id: the bare route is `/bare/<key>`. */
+  key: string;
+  label: string;
+  /** Path (and query) on the service. */
+  path(seed: Seed): string;
+  /** Send the seed token as a bearer token (for routes that need a caller). Default: anonymous. */
+  isAuthenticated?: boolean;
+}
+
+/** Adding a target is one entry here (plus, if it needs data, a few lines in `seed`). */
+const TARGETS: Target[] = [
+  {
+    key: 'edition-by-slugs',
+    label: 'edition by slugs (op 3)',
+    path: (s) => `/events/${s.eventSlug}:by-slug/editions/${s.editions[0]!.slug}:by-slug`,
+  },
+  {
+    key: 'editions-list',
+    label: 'public editions list',
+    path: (s) => `/events/${s.eventId}/editions`,
+  },
+];
+
+/** Issue 2, item 10. */
+const FLOOR = { minRatio: 0.15, maxP99Ms: 50 };
+
+const EDITION_COUNT = 20;
+
+// ---------- settings ----------
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const settings = {
+  durationS: positiveInteger('BENCH_DURATION', 10),
+  warmupS: positiveInteger('BENCH_WARMUP', 2),
+  connections: positiveInteger('BENCH_CONNECTIONS', 50),
+  adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  databaseName: process.env.BENCH_DATABASE_NAME ?? 'convene_bench',
+  firstPort: positiveInteger('BENCH_PORT', 18470),
+};
+
+function positiveInteger(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
+}
+
+const log = (line: string) => process.stdout.write(`bench: ${line}\n`);
+
+// ---------- 1. database ----------
+
+/** The admin URL with its database name replaced. */
+function databaseUrl(name: string): string {
+  const url = new URL(settings.adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: settings.adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const quotedDatabase = () => `"${settings.databaseName.replaceAll('"', '""')}"`;
+
+async function createDatabase(): Promise<string> {
+  await adminQuery(`DROP DATABASE IF EXISTS ${quotedDatabase()} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${quotedDatabase()}`);
+  return databaseUrl(settings.databaseName);
+}
+
+async function dropDatabase(): Promise<void> {
+  await adminQuery(`DROP DATABASE IF EXISTS ${quotedDatabase()} WITH (FORCE)`);
+}
+
+async function serverVersion(): Promise<string> {
+  const client = new pg.Client({ connectionString: settings.adminUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    return result.rows[0]?.server_version ?? '?';
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------- 2. child processes ----------
+
+const children: ChildProcess[] = [];
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function freePort(from: number): Promise<number> {
+  for (let port = from; port < from + 100; port++) {
+    // 8080 is the service's default and may be a developer's running instance.
+    if (port !== 8080 && (await isPortFree(port))) return port;
+  }
+  throw new Error(`no free port in ${from}..${from + 99}`);
+}
+
+/** Starts `node --import tsx <script>`; its output is relayed line by line with a prefix. */
+function startChild(name: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) process.stderr.write(`[${name}] ${line}\n`);
+    });
+  }
+  children.push(child);
+  return child;
+}
+
+async function waitUntilAnswers(child: ChildProcess, url: string, name: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${name} did not answer ${url} within 60 s`);
+}
+
+/** SIGTERM, then SIGKILL after 10 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startService(databaseUrlText: string, port: number, publicJwks: string) {
+  const child = startChild('service', ['src/main.ts'], {
+    // A minimal environment, so a developer's own AUTH_*/DATABASE_URL cannot leak into the run.
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrlText,
+    AUTH_PUBLIC_KEYS: publicJwks,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: join(tmpdir(), 'convene-bench-data'),
+  });
+  await waitUntilAnswers(child, `http://127.0.0.1:${port}/ready`, 'service');
+  return child;
+}
+
+// ---------- 3. seed ----------
+
+async function call(base: string, method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as { data: { id: string; slug: string } };
+}
+
+async function seed(base: string, token: string): Promise<Seed> {
+  const eventSlug = 'bench-conf';
+  const event = await call(base, 'POST', '/events', token, {
+    name: 'Bench Conf',
+    slug: eventSlug,
+    description: 'A conference that exists to be read many times per second.',
+    contact_email: 'hello@bench-conf.example',
+    logo_url: 'https://bench-conf.example/logo.png',
+  });
+  const eventId = event.data.id;
+  await call(base, 'POST', `/events/${eventId}/publish`, token);
+
+  const editions: Seed['editions'] = [];
+  const firstStart = Date.parse('2027-01-04T09:00:00.000Z');
+  const day = 86_400_000;
+  for (let index = 0; index < EDITION_COUNT; index++) {
+    // Two weeks apart, three days long: never overlapping.
+    const startsAt = firstStart + index * 14 * day;
+    const number = String(index + 1).padStart(2, '0');
+    const created = await call(base, 'POST', `/events/${eventId}/editions`, token, {
+      name: `Bench Conf edition ${number}`,
+      slug: `edition-${number}`,
+      tagline: 'Three days of talks, workshops and hallway track',
+      description:
+        'Talks on performance, databases and HTTP services, followed by hands-on workshops. ' +
+        'Coffee, lunch and the evening social are included in every ticket.',
+      registration_opens_at: new Date(startsAt - 60 * day).toISOString(),
+      starts_at: new Date(startsAt).toISOString(),
+      ends_at: new Date(startsAt + 3 * day).toISOString(),
+      location_name: 'Centro de Congressos de Lisboa',
+      location_description: 'Praça das Indústrias, 1300-307 Lisboa; metro Alcântara',
+      logo_url: 'https://bench-conf.example/logo.png',
+      banner_url: 'https://bench-conf.example/banner.png',
+      contact_email: 'hello@bench-conf.example',
+    });
+    await call(base, 'POST', `/events/${eventId}/editions/${created.data.id}/publish`, token);
+    editions.push({ id: created.data.id, slug: created.data.slug });
+  }
+  return { token, eventId, eventSlug, editions };
+}
+
+// ---------- 5. measure ----------
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+async function load(url: string, headers: Record<string, string>, durationS: number): Promise<Measurement> {
+  const result = await autocannon({ url, headers, connections: settings.connections, duration: durationS });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+async function warmAndMeasure(url: string, headers: Record<string, string>): Promise<Measurement> {
+  await load(url, headers, settings.warmupS);
+  return load(url, headers, settings.durationS);
+}
+
+// ---------- 6. report ----------
+
+interface Row {
+  target: Target;
+  bare: Measurement;
+  service: Measurement;
+  ratio: number;
+  failures: string[];
+}
+
+function judge(target: Target, bare: Measurement, service: Measurement): Row {
+  const ratio = bare.rps === 0 ? 0 : service.rps / bare.rps;
+  const failures: string[] = [];
+  if (ratio < FLOOR.minRatio) failures.push(`ratio ${ratio.toFixed(3)} < ${FLOOR.minRatio}`);
+  if (service.p99 >= FLOOR.maxP99Ms) failures.push(`p99 ${service.p99} ms >= ${FLOOR.maxP99Ms} ms`);
+  if (service.non2xx > 0) failures.push(`${service.non2xx} non-2xx answers`);
+  if (service.errors > 0) failures.push(`${service.errors} errors (${service.timeouts} timeouts)`);
+  if (bare.non2xx > 0 || bare.errors > 0) failures.push('the bare server itself failed requests');
+  return { target, bare, service, ratio, failures };
+}
+
+function printTable(rows: Row[]): void {
+  const header = [
+    'target',
+    'bare req/s',
+    'service req/s',
+    'ratio',
+    'service p50/p99 ms',
+    'bare p50/p99 ms',
+    'non-2xx/errors',
+    'result',
+  ];
+  const cells = rows.map((row) => [
+    row.target.label,
+    row.bare.rps.toFixed(0),
+    row.service.rps.toFixed(0),
+    row.ratio.toFixed(3),
+    `${row.service.p50} / ${row.service.p99}`,
+    `${row.bare.p50} / ${row.bare.p99}`,
+    `${row.service.non2xx} / ${row.service.errors}`,
+    row.failures.length === 0 ? 'PASS' : 'FAIL',
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((line) => line[column]!.length)),
+  );
+  const format = (line: string[]) =>
+    line.map((cell, column) =>
+      column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+    );
+  process.stdout.write(`\n${format(header).join('  ')}\n`);
+  process.stdout.write(`${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
+  for (const line of cells) process.stdout.write(`${format(line).join('  ')}\n`);
+  process.stdout.write(
+    `\nfloor: ratio >= ${FLOOR.minRatio} and service p99 < ${FLOOR.maxP99Ms} ms at ${settings.connections} ` +
+      `connections, only 2xx; ${settings.durationS} s per measurement after ${settings.warmupS} s warm-up\n`,
+  );
+  for (const row of rows) {
+    for (const failure of row.failures) process.stdout.write(`FAIL ${row.target.label}: ${failure}\n`);
+  }
+}
+
+// ---------- the run ----------
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const scratch = mkdtempSync(join(tmpdir(), 'convene-bench-'));
+  let isDatabaseCreated = false;
+  try {
+    log(
+      `node ${process.version}, ${cpus().length} CPU(s), PostgreSQL ${await serverVersion()}, ` +
+        `${settings.connections} connections, ${settings.durationS} s per measurement`,
+    );
+
+    // 1. database
+    const serviceDatabaseUrl = await createDatabase();
+    isDatabaseCreated = true;
+    log(`created database ${settings.databaseName}`);
+
+    // 2. keys and service
+    const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    const kid = `bench-${randomBytes(4).toString('hex')}`;
+    const publicJwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'EdDSA' }] });
+    const servicePort = await freePort(settings.firstPort);
+    log(`starting the service on port ${servicePort} (migrations run at start-up)`);
+    await startService(serviceDatabaseUrl, servicePort, publicJwks);
+    const serviceBase = `http://127.0.0.1:${servicePort}`;
+    log('service ready');
+
+    // 3. seed
+    const token = await new SignJWT({ email: 'bench@example.com' })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('2h')
+      .sign(privateKey);
+    const seeded = await seed(serviceBase, token);
+    log(`seeded 1 published event with ${seeded.editions.length} published editions`);
+
+    // 4. real bodies and the bare server
+    const bareRoutes: Array<{ path: string; body: string }> = [];
+    for (const target of TARGETS) {
+      const response = await fetch(`${serviceBase}${target.path(seeded)}`, {
+        headers: headersOf(target, seeded),
+      });
+      const body = await response.text();
+      if (response.status !== 200) {
+        throw new Error(`${target.label}: ${target.path(seeded)} answered ${response.status}: ${body}`);
+      }
+      bareRoutes.push({ path: `/bare/${target.key}`, body });
+      log(`captured ${target.label}: ${Buffer.byteLength(body)} bytes`);
+    }
+    const routesFile = join(scratch, 'routes.json');
+    writeFileSync(routesFile, JSON.stringify(bareRoutes));
+    const barePort = await freePort(servicePort + 1);
+    const bare = startChild('bare', ['bench/bare-server.ts', routesFile, String(barePort)], {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      NODE_ENV: 'production',
+    });
+    await waitUntilAnswers(bare, `http://127.0.0.1:${barePort}/__ready`, 'bare server');
+    log(`bare server ready on port ${barePort}`);
+
+    // 5. measure, one target at a time, bare first
+    const rows: Row[] = [];
+    for (const target of TARGETS) {
+      const headers = headersOf(target, seeded);
+      log(`${target.label}: bare route (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
+      const bareResult = await warmAndMeasure(`http://127.0.0.1:${barePort}/bare/${target.key}`, headers);
+      log(`${target.label}: service route ${target.path(seeded)}`);
+      const serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers);
+      const row = judge(target, bareResult, serviceResult);
+      rows.push(row);
+      log(
+        `${target.label}: bare ${bareResult.rps.toFixed(0)} req/s, service ${serviceResult.rps.toFixed(0)} ` +
+          `req/s (ratio ${row.ratio.toFixed(3)}), service p99 ${serviceResult.p99} ms`,
+      );
+    }
+
+    // 6. report
+    printTable(rows);
+    const hasFailed = rows.some((row) => row.failures.length > 0);
+    log(`${hasFailed ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return hasFailed ? 1 : 0;
+  } finally {
+    // 7. clean up, whatever happened above
+    await Promise.all(children.map(stopChild));
+    if (isDatabaseCreated) {
+      await dropDatabase().catch((error: unknown) =>
+        log(`could not drop ${settings.databaseName}: ${error}`),
+      );
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function headersOf(target: Target, seeded: Seed): Record<string, string> {
+  return target.isAuthenticated ? { authorization: `Bearer ${seeded.token}` } : {};
+}
+
+// Ctrl-C: stop the children and drop the database before leaving.
+let isInterrupted = false;
+process.on('SIGINT', () => {
+  if (isInterrupted) process.exit(130);
+  isInterrupted = true;
+  log('interrupted; cleaning up');
+  void Promise.all(children.map(stopChild))
+    .then(() => dropDatabase())
+    .catch(() => {})
+    .finally(() => process.exit(130));
+});
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(2);
+  },
+);

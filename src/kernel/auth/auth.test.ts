@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import { exportJWK, exportSPKI, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { expectError, expectOk } from '../../../test/assertions.ts';
+import { createTestApp, signToken, type TestApp } from '../../../test/harness.ts';
+import { uuidv7 } from '../db/ids.ts';
+import { actors } from './actors.table.ts';
+import { createVerifier } from './verifier.ts';
+
+async function keyPair(kid: string) {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA' };
+  return { privateKey, publicKey, jwk, kid };
+}
+
+const person = { id: '01937a4e-0000-7000-8000-0000000000aa', email: 'kid@example.com' };
+
+const sign = (key: Awaited<ReturnType<typeof keyPair>>, claims: Record<string, unknown> = {}, subject = true) => {
+  let jwt = new SignJWT({ email: person.email, ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).setExpirationTime('5m');
+  if (subject) jwt = jwt.setSubject(person.id);
+  return jwt.sign(key.privateKey);
+};
+
+describe('token verification with a JWKS URL', () => {
+  let server: Server;
+  let url: string;
+  let served: JWK[] = [];
+  let fetches = 0;
+  before(async () => {
+    server = createServer((_request, response) => {
+      fetches++;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ keys: served }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('picks keys by kid and re-fetches for an unknown kid at most once per cooldown', async () => {
+    const first = await keyPair('k1');
+    const second = await keyPair('k2');
+    served = [first.jwk];
+    const verifier = await createVerifier({ jwksUrl: url }, { jwksCooldownMs: 300 });
+
+    assert.deepEqual(await verifier.verify(await sign(first)), { userId: person.id, email: person.email });
+    assert.equal(fetches, 1);
+
+    // The identity service rotates in a new key.
+    served = [first.jwk, second.jwk];
+    // Within the cooldown the set is not fetched again: the new kid is refused.
+    await assert.rejects(verifier.verify(await sign(second)), { code: 'UNAUTHORIZED' });
+    assert.equal(fetches, 1);
+
+    await sleep(350);
+    assert.equal((await verifier.verify(await sign(second))).email, person.email);
+    assert.equal(fetches, 2);
+  });
+
+  it('answers 503 when the key set cannot be reached', async () => {
+    const verifier = await createVerifier({ jwksUrl: 'http://127.0.0.1:1/jwks.json' });
+    const key = await keyPair('k9');
+    await assert.rejects(verifier.verify(await sign(key)), { code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+describe('token verification with static keys', () => {
+  it('accepts tokens of any of several PEM keys and refuses others', async () => {
+    const a = await keyPair('a');
+    const b = await keyPair('b');
+    const stranger = await keyPair('c');
+    const pems = `${await exportSPKI(a.publicKey)}\n${await exportSPKI(b.publicKey)}`;
+    const verifier = await createVerifier({ publicKeys: pems });
+    assert.equal((await verifier.verify(await sign(a))).userId, person.id);
+    assert.equal((await verifier.verify(await sign(b))).userId, person.id);
+    await assert.rejects(verifier.verify(await sign(stranger)), { code: 'UNAUTHORIZED' });
+  });
+
+  it('checks issuer and audience when configured', async () => {
+    const key = await keyPair('iss');
+    const verifier = await createVerifier({
+      publicKeys: JSON.stringify({ keys: [key.jwk] }),
+      issuer: 'https://id.example.com',
+      audience: 'convene',
+    });
+    await assert.rejects(verifier.verify(await sign(key)), { code: 'UNAUTHORIZED' });
+    await assert.rejects(verifier.verify(await sign(key, { iss: 'https://evil.example.com', aud: 'convene' })), {
+      code: 'UNAUTHORIZED',
+    });
+    const ok = await verifier.verify(await sign(key, { iss: 'https://id.example.com', aud: 'convene' }));
+    assert.equal(ok.email, person.email);
+  });
+
+  it('accepts the object claim subject: {id, email} instead of sub and email', async () => {
+    const key = await keyPair('subj');
+    const verifier = await createVerifier({ publicKeys: JSON.stringify({ keys: [key.jwk] }) });
+    const token = await new SignJWT({ subject: { id: person.id, email: 'Object@Example.com' } })
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+      .setExpirationTime('5m')
+      .sign(key.privateKey);
+    assert.deepEqual(await verifier.verify(token), { userId: person.id, email: 'Object@Example.com' });
+  });
+
+  it('refuses a token whose sub is not a UUID', async () => {
+    const key = await keyPair('sub');
+    const verifier = await createVerifier({ publicKeys: JSON.stringify({ keys: [key.jwk] }) });
+    const token = await new SignJWT({ email: person.email, sub: 'user-42' })
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+      .setExpirationTime('5m')
+      .sign(key.privateKey);
+    await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('actor directory', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('records an authenticated caller and follows a change of e-mail', async () => {
+    const id = uuidv7();
+    expectOk(await t.get('/events/mine', { token: await signToken({ id, email: 'first@example.com' }) }));
+    let [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
+    assert.equal(row?.email, 'first@example.com');
+    expectOk(await t.get('/events/mine', { token: await signToken({ id, email: 'second@example.com' }) }));
+    [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
+    assert.equal(row?.email, 'second@example.com');
+  });
+
+  it('does not record a caller whose token is refused', async () => {
+    const id = uuidv7();
+    const expired = await signToken({ id, email: 'late@example.com' }, { expiresIn: Math.floor(Date.now() / 1000) - 5 });
+    expectError(await t.get('/events/mine', { token: expired }), 401, 'UNAUTHORIZED');
+    assert.equal((await t.db.select().from(actors).where(eq(actors.user_id, id))).length, 0);
+  });
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+describe('configuration', () => {
+  it('has the contract defaults in development', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, './data');
+    assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.equal(config.nodeEnv, 'development');
+    assert.equal(config.testMode, true);
+    assert.equal(config.webhooks.allowPrivateTargets, true);
+    assert.deepEqual(config.webhooks.retryScheduleSeconds, [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+    assert.equal(config.webhooks.timeoutMs, 15000);
+    assert.equal(config.rateLimitPerMinute, 1200);
+    assert.equal(config.mercadopago.authUrl, 'https://auth.mercadopago.com');
+    assert.equal(config.mercadopago.apiUrl, 'https://api.mercadopago.com');
+  });
+
+  it('turns development conveniences off in production', () => {
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_JWKS_URL: 'https://id.example.com/jwks', SECRETS_KEY: KEY });
+    assert.equal(config.testMode, false);
+    assert.equal(config.webhooks.allowPrivateTargets, false);
+    assert.equal(config.secretsKey?.length, 32);
+  });
+
+  const refusals: Array<[string, Record<string, string>, string]> = [
+    ['a production start without a key source', { NODE_ENV: 'production', SECRETS_KEY: KEY }, 'AUTH_JWKS_URL'],
+    ['a production start without SECRETS_KEY', { NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}' }, 'SECRETS_KEY'],
+    ['a SECRETS_KEY that is not 32 bytes', { SECRETS_KEY: Buffer.alloc(16).toString('base64') }, 'SECRETS_KEY'],
+    ['a non-numeric PORT', { PORT: 'eighty' }, 'PORT'],
+    ['a PORT out of range', { PORT: '70000' }, 'PORT'],
+    ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+    ['a DATABASE_URL of another scheme', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    ['a PUBLIC_BASE_URL that is not a URL', { PUBLIC_BASE_URL: 'localhost:8080' }, 'PUBLIC_BASE_URL'],
+    ['a TEST_MODE that is not a boolean', { TEST_MODE: 'maybe' }, 'TEST_MODE'],
+    ['a retry schedule with a negative entry', { WEBHOOK_RETRY_SCHEDULE: '0,5,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    ['a zero timeout', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
+    ['a negative rate limit', { RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE'],
+    ['a JWKS URL that is not http(s)', { AUTH_JWKS_URL: 'ftp://keys' }, 'AUTH_JWKS_URL'],
+  ];
+  for (const [name, env, variable] of refusals) {
+    it(`refuses ${name}, naming ${variable}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(variable),
+      );
+    });
+  }
+
+  it('parses the retry schedule, booleans and memory://', () => {
+    const config = loadConfig({
+      WEBHOOK_RETRY_SCHEDULE: '0, 1,2.5',
+      TEST_MODE: 'off',
+      DATABASE_URL: 'memory://',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+    });
+    assert.deepEqual(config.webhooks.retryScheduleSeconds, [0, 1, 2.5]);
+    assert.equal(config.testMode, false);
+    assert.equal(config.databaseUrl, 'memory://');
+    assert.equal(config.rateLimitPerMinute, 0);
+    assert.equal(config.publicBaseUrl, 'https://api.example.com');
+  });
+});

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { expectError, expectOk } from '../../test/assertions.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+
+describe('system routes', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('answers /health with the status and version', async () => {
+    const data = expectOk(await t.get('/health'), 200, 'system');
+    assert.equal(data.status, 'ok');
+    assert.match(data.version, /^\d+\.\d+\.\d+/);
+  });
+
+  it('answers /ready when the database answers', async () => {
+    assert.equal(expectOk(await t.get('/ready'), 200, 'system').status, 'ready');
+  });
+
+  it('serves Prometheus metrics with per-route request counts', async () => {
+    await t.get('/health');
+    const response = await t.get('/metrics');
+    assert.equal(response.status, 200);
+    assert.match(String(response.headers['content-type']), /text\/plain/);
+    assert.match(response.text, /http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
+    assert.match(response.text, /http_request_duration_seconds_bucket/);
+  });
+
+  it('serves the docs page and the OpenAPI document', async () => {
+    const page = await t.get('/docs');
+    assert.equal(page.status, 200);
+    const doc = (await t.get('/docs/openapi.json')).body;
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.paths['/health'].get);
+  });
+
+  it('echoes a caller x-request-id and makes one otherwise', async () => {
+    const given = await t.get('/health', { headers: { 'x-request-id': 'trace-123' } });
+    assert.equal(given.headers['x-request-id'], 'trace-123');
+    const made = await t.get('/health');
+    assert.match(String(made.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+  });
+
+  it('answers an unknown route 404 and a known path with another method 405', async () => {
+    expectError(await t.get('/nowhere'), 404, 'NOT_FOUND');
+    const response = await t.delete('/health');
+    expectError(response, 405, 'METHOD_NOT_ALLOWED');
+    assert.match(String(response.headers.allow), /GET/);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The test harness: `createTestApp()` gives a test file its own app on its own fresh database
+ * (see database.ts), trusting a key pair made for this process, plus helpers to make users and
+ * send requests. Requests go through Fastify's `inject` (the full HTTP pipeline without a socket).
+ */
+import { randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { type App, buildApp } from '../src/app.ts';
+import { createVerifier } from '../src/kernel/auth/verifier.ts';
+import { loadConfig } from '../src/kernel/config.ts';
+import type { Database } from '../src/kernel/db/client.ts';
+import { uuidv7 } from '../src/kernel/db/ids.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+type KeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+interface Keys {
+  privateKey: KeyLike;
+  publicJwk: JWK;
+  kid: string;
+}
+
+let keysPromise: Promise<Keys> | undefined;
+
+/** The Ed25519 key pair the test apps of this process trust. */
+export function testKeys(): Promise<Keys> {
+  keysPromise ??= (async () => {
+    const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    const kid = `test-${randomBytes(4).toString('hex')}`;
+    return { privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA' }, kid };
+  })();
+  return keysPromise;
+}
+
+export interface TokenOptions {
+  expiresIn?: string | number;
+  /** Sign with another key (a forged token). */
+  privateKey?: KeyLike;
+  kid?: string;
+  claims?: Record<string, unknown>;
+  /** Omit `sub`/`email` and use these claims only. */
+  rawClaims?: boolean;
+}
+
+export async function signToken(user: { id: string; email: string }, options: TokenOptions = {}): Promise<string> {
+  const keys = await testKeys();
+  const claims = options.rawClaims ? (options.claims ?? {}) : { email: user.email, ...options.claims };
+  let jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'EdDSA', kid: options.kid ?? keys.kid })
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h');
+  if (!options.rawClaims) jwt = jwt.setSubject(user.id);
+  return jwt.sign(options.privateKey ?? keys.privateKey);
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field.
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | undefined;
+  body?: unknown;
+  /** A raw payload sent as is (with `contentType`). */
+  payload?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  database: TestDatabase;
+  /** A new user with a valid token (not yet in the actor directory: see `actor`). */
+  user(name?: string): Promise<TestUser>;
+  /** A new user who has already called the API, so they exist in the actor directory. */
+  actor(name?: string): Promise<TestUser>;
+  request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
+  get(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  post(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  patch(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  put(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  delete(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const keys = await testKeys();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: 'memory://',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    AUTH_PUBLIC_KEYS: JSON.stringify({ keys: [keys.publicJwk] }),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await createTestDatabase();
+  const verifier = await createVerifier(config.auth);
+  const app = await buildApp({ config, database: database.handle, verifier, logger: false });
+  await app.ready();
+
+  const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let payload: string | Buffer | undefined = options.payload;
+    if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (options.contentType !== undefined) headers['content-type'] = options.contentType;
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload }),
+    });
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body, text: response.body };
+  };
+
+  const user = async (name = 'user'): Promise<TestUser> => {
+    const id = uuidv7();
+    const email = `${name}-${randomBytes(3).toString('hex')}@example.com`;
+    return { id, email, token: await signToken({ id, email }) };
+  };
+
+  return {
+    app,
+    db: database.handle.db,
+    database,
+    user,
+    async actor(name) {
+      const made = await user(name);
+      const seen = await request('GET', '/events/mine', { token: made.token });
+      if (seen.status !== 200) throw new Error(`could not register actor: ${seen.status} ${seen.text}`);
+      return made;
+    },
+    request,
+    get: (url, options) => request('GET', url, options),
+    post: (url, options) => request('POST', url, options),
+    patch: (url, options) => request('PATCH', url, options),
+    put: (url, options) => request('PUT', url, options),
+    delete: (url, options) => request('DELETE', url, options),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
