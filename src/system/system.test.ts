@@ -3,6 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../test/assertions.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  requestBody?: { content?: Record<string, { example?: unknown; examples?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }>;
+}
+
 describe('system routes', () => {
   let t: TestApp;
   before(async () => {
@@ -35,6 +42,30 @@ describe('system routes', () => {
     const doc = (await t.get('/docs/openapi.json')).body;
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/health'].get);
+  });
+
+  it('documents every route with a description, an example and its security', async () => {
+    const doc = (await t.get('/docs/openapi.json')).body;
+    let operations = 0;
+    for (const [path, methods] of Object.entries<Record<string, OpenApiOperation>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        operations++;
+        const name = `${method.toUpperCase()} ${path}`;
+        assert.ok(operation.summary && operation.description, `${name} has a summary and a description`);
+        const media = [
+          ...Object.values(operation.requestBody?.content ?? {}),
+          ...Object.values(operation.responses ?? {}).flatMap((response) => Object.values(response.content ?? {})),
+        ];
+        assert.ok(
+          media.some((entry) => entry.example !== undefined || entry.examples !== undefined),
+          `${name} has an example`,
+        );
+        assert.ok(!path.includes(':event_id') && !path.includes('('), `${name} uses OpenAPI path templates`);
+      }
+    }
+    assert.ok(operations >= 22, `${operations} operations documented`);
+    assert.deepEqual(doc.paths['/events'].post.security, [{ bearerAuth: [] }]);
+    assert.ok(doc.paths['/events/{event_slug}:by-slug/editions/{edition_slug}:by-slug'].get);
   });
 
   it('echoes a caller x-request-id and makes one otherwise', async () => {

@@ -6,6 +6,7 @@
 
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -21,7 +22,21 @@ function createAjv(coerceTypes: Options['coerceTypes']): Ajv {
     strictSchema: false,
   });
   addFormats(ajv, { mode: 'full' });
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
   return ajv;
+}
+
+const rfc3339 = fullFormats['date-time'] as { validate: (value: string) => boolean };
+
+/**
+ * RFC 3339 admits date-times that neither a JavaScript Date nor PostgreSQL can hold: a leap second
+ * (`23:59:60` is an Invalid Date) and the year 0000. Refusing them here keeps them a field error
+ * instead of a failure deeper down.
+ */
+function isStorableDateTime(value: string): boolean {
+  if (!rfc3339.validate(value)) return false;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).getUTCFullYear() >= 1;
 }
 
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
