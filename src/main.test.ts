@@ -24,7 +24,9 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts the service and resolves with its base URL once it listens. */
-function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function startService(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [...TSX, 'src/main.ts'], {
     cwd: ROOT,
     env: baseEnv({ PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env }),
@@ -60,29 +62,32 @@ describe('the service process', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refuses to start in production without SECRETS_KEY, naming it', async () => {
-    const child = spawn(process.execPath, [...TSX, 'src/main.ts'], {
-      cwd: ROOT,
-      env: baseEnv({ NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}', DATABASE_URL: 'memory://' }),
-    });
+  /** Starts the service with this environment and resolves with its exit code and stderr. */
+  async function failedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, [...TSX, 'src/main.ts'], { cwd: ROOT, env: baseEnv(env) });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    assert.equal(await exitOf(child), 1);
+    return { code: await exitOf(child), stderr };
+  }
+
+  it('refuses to start in production without SECRETS_KEY, naming it', async () => {
+    const { code, stderr } = await failedStart({
+      NODE_ENV: 'production',
+      AUTH_PUBLIC_KEYS: '{"keys":[]}',
+      DATABASE_URL: 'memory://',
+    });
+    assert.equal(code, 1);
     assert.match(stderr, /SECRETS_KEY/);
   });
 
   it('refuses to start in production without a key source, naming it', async () => {
-    const child = spawn(process.execPath, [...TSX, 'src/main.ts'], {
-      cwd: ROOT,
-      env: baseEnv({ NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }),
+    const { code, stderr } = await failedStart({
+      NODE_ENV: 'production',
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    assert.equal(await exitOf(child), 1);
+    assert.equal(code, 1);
     assert.match(stderr, /AUTH_JWKS_URL/);
   });
 
@@ -97,9 +102,13 @@ describe('the service process', () => {
     try {
       const health = await fetch(`${service.url}/health`);
       assert.equal(health.status, 200);
-      const mine = await fetch(`${service.url}/events/mine`, { headers: { authorization: `Bearer ${token.trim()}` } });
+      const mine = await fetch(`${service.url}/events/mine`, {
+        headers: { authorization: `Bearer ${token.trim()}` },
+      });
       assert.equal(mine.status, 200, await mine.clone().text());
-      const forged = await fetch(`${service.url}/events/mine`, { headers: { authorization: `Bearer ${token.trim()}x` } });
+      const forged = await fetch(`${service.url}/events/mine`, {
+        headers: { authorization: `Bearer ${token.trim()}x` },
+      });
       assert.equal(forged.status, 401);
     } finally {
       service.child.kill('SIGTERM');
