@@ -19,7 +19,11 @@ export function expectOk(response: ApiResponse, status = 200, module?: string): 
 /** An error envelope with this status and error code; returns `error`. */
 // biome-ignore lint/suspicious/noExplicitAny: the error is inspected field by field.
 export function expectError(response: ApiResponse, status: number, code: string): any {
-  assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status}: ${response.text}`);
+  assert.equal(
+    response.status,
+    status,
+    `expected ${status} ${code}, got ${response.status}: ${response.text}`,
+  );
   const body = response.body;
   assert.ok(body !== undefined, `an envelope body: ${response.text}`);
   assert.equal(body.code, status);
@@ -37,5 +41,6 @@ export function expectError(response: ApiResponse, status: number, code: string)
 export function expectFields(response: ApiResponse, ...fields: string[]): void {
   const error = expectError(response, 400, 'VALIDATION_ERROR');
   const named = (error.fields ?? []).map((entry: { field: string }) => entry.field);
-  for (const field of fields) assert.ok(named.includes(field), `fields ${JSON.stringify(named)} include ${field}`);
+  for (const field of fields)
+    assert.ok(named.includes(field), `fields ${JSON.stringify(named)} include ${field}`);
 }

@@ -40,7 +40,10 @@ async function badCredentials(): Promise<Array<[string, Record<string, string>]>
     ['an HS256 token', bearer(hs256)],
     ['an unsigned (alg none) token', bearer(unsigned)],
     ['a token signed by an untrusted key', bearer(await signToken(someone, { privateKey: strangerKey }))],
-    ['a token without e-mail', bearer(await signToken(someone, { rawClaims: true, claims: { sub: someone.id } }))],
+    [
+      'a token without e-mail',
+      bearer(await signToken(someone, { rawClaims: true, claims: { sub: someone.id } })),
+    ],
   ];
 }
 

@@ -42,7 +42,10 @@ export interface TokenOptions {
   rawClaims?: boolean;
 }
 
-export async function signToken(user: { id: string; email: string }, options: TokenOptions = {}): Promise<string> {
+export async function signToken(
+  user: { id: string; email: string },
+  options: TokenOptions = {},
+): Promise<string> {
   const keys = await testKeys();
   const claims = options.rawClaims ? (options.claims ?? {}) : { email: user.email, ...options.claims };
   let jwt = new SignJWT(claims)

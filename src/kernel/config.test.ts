@@ -15,7 +15,10 @@ describe('configuration', () => {
     assert.equal(config.nodeEnv, 'development');
     assert.equal(config.testMode, true);
     assert.equal(config.webhooks.allowPrivateTargets, true);
-    assert.deepEqual(config.webhooks.retryScheduleSeconds, [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+    assert.deepEqual(
+      config.webhooks.retryScheduleSeconds,
+      [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+    );
     assert.equal(config.webhooks.timeoutMs, 15000);
     assert.equal(config.rateLimitPerMinute, 1200);
     assert.equal(config.mercadopago.authUrl, 'https://auth.mercadopago.com');
@@ -23,23 +26,43 @@ describe('configuration', () => {
   });
 
   it('turns development conveniences off in production', () => {
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_JWKS_URL: 'https://id.example.com/jwks', SECRETS_KEY: KEY });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://id.example.com/jwks',
+      SECRETS_KEY: KEY,
+    });
     assert.equal(config.testMode, false);
     assert.equal(config.webhooks.allowPrivateTargets, false);
     assert.equal(config.secretsKey?.length, 32);
   });
 
   const refusals: Array<[string, Record<string, string>, string]> = [
-    ['a production start without a key source', { NODE_ENV: 'production', SECRETS_KEY: KEY }, 'AUTH_JWKS_URL'],
-    ['a production start without SECRETS_KEY', { NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}' }, 'SECRETS_KEY'],
-    ['a SECRETS_KEY that is not 32 bytes', { SECRETS_KEY: Buffer.alloc(16).toString('base64') }, 'SECRETS_KEY'],
+    [
+      'a production start without a key source',
+      { NODE_ENV: 'production', SECRETS_KEY: KEY },
+      'AUTH_JWKS_URL',
+    ],
+    [
+      'a production start without SECRETS_KEY',
+      { NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}' },
+      'SECRETS_KEY',
+    ],
+    [
+      'a SECRETS_KEY that is not 32 bytes',
+      { SECRETS_KEY: Buffer.alloc(16).toString('base64') },
+      'SECRETS_KEY',
+    ],
     ['a non-numeric PORT', { PORT: 'eighty' }, 'PORT'],
     ['a PORT out of range', { PORT: '70000' }, 'PORT'],
     ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
     ['a DATABASE_URL of another scheme', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     ['a PUBLIC_BASE_URL that is not a URL', { PUBLIC_BASE_URL: 'localhost:8080' }, 'PUBLIC_BASE_URL'],
     ['a TEST_MODE that is not a boolean', { TEST_MODE: 'maybe' }, 'TEST_MODE'],
-    ['a retry schedule with a negative entry', { WEBHOOK_RETRY_SCHEDULE: '0,5,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [
+      'a retry schedule with a negative entry',
+      { WEBHOOK_RETRY_SCHEDULE: '0,5,-1' },
+      'WEBHOOK_RETRY_SCHEDULE',
+    ],
     ['a zero timeout', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
     ['a negative rate limit', { RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE'],
     ['a JWKS URL that is not http(s)', { AUTH_JWKS_URL: 'ftp://keys' }, 'AUTH_JWKS_URL'],
@@ -48,7 +71,8 @@ describe('configuration', () => {
     it(`refuses ${name}, naming ${variable}`, () => {
       assert.throws(
         () => loadConfig(env),
-        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(variable),
+        (error: unknown) =>
+          error instanceof ConfigError && error.variable === variable && error.message.startsWith(variable),
       );
     });
   }

@@ -1,7 +1,7 @@
 /**
  * Configuration: the environment is read here, once, and nowhere else (contract section 1).
  * `loadConfig` is pure: it parses and validates; files in DATA_DIR (development keys, the
- * development SECRETS_KEY) are created later by `kernel/secrets.ts`, so a bad environment fails
+ * development SECRETS_KEY) are created later by `kernel/bootstrap.ts`, so a bad environment fails
  * before anything is written.
  */
 

@@ -11,8 +11,10 @@ import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
 import { VERSION } from '../version.ts';
 
 // Set on each route, not in the onRoute hook above: the rate-limit plugin reads it in its own
-// onRoute hook, which runs first.
+// onRoute hook, which runs first. Liveness and metrics are never shed under pressure either (a
+// pressure handler that returns nothing lets the request through); readiness is, on purpose.
 const config = { rateLimit: false } as const;
+const unshed = { ...config, pressureHandler: () => undefined };
 
 const Status = Type.Object({ status: Type.String(), version: Type.String() });
 
@@ -24,7 +26,7 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/health',
     {
-      config,
+      config: unshed,
       schema: {
         tags: ['system'],
         summary: 'Liveness',
@@ -62,7 +64,7 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/metrics',
     {
-      config,
+      config: unshed,
       schema: {
         tags: ['system'],
         summary: 'Prometheus metrics',

@@ -54,7 +54,9 @@ describe('system routes', () => {
         assert.ok(operation.summary && operation.description, `${name} has a summary and a description`);
         const media = [
           ...Object.values(operation.requestBody?.content ?? {}),
-          ...Object.values(operation.responses ?? {}).flatMap((response) => Object.values(response.content ?? {})),
+          ...Object.values(operation.responses ?? {}).flatMap((response) =>
+            Object.values(response.content ?? {}),
+          ),
         ];
         assert.ok(
           media.some((entry) => entry.example !== undefined || entry.examples !== undefined),

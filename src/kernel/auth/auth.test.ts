@@ -19,8 +19,14 @@ async function keyPair(kid: string) {
 
 const person = { id: '01937a4e-0000-7000-8000-0000000000aa', email: 'kid@example.com' };
 
-const sign = (key: Awaited<ReturnType<typeof keyPair>>, claims: Record<string, unknown> = {}, subject = true) => {
-  let jwt = new SignJWT({ email: person.email, ...claims }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).setExpirationTime('5m');
+const sign = (
+  key: Awaited<ReturnType<typeof keyPair>>,
+  claims: Record<string, unknown> = {},
+  subject = true,
+) => {
+  let jwt = new SignJWT({ email: person.email, ...claims })
+    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+    .setExpirationTime('5m');
   if (subject) jwt = jwt.setSubject(person.id);
   return jwt.sign(key.privateKey);
 };
@@ -88,9 +94,12 @@ describe('token verification with static keys', () => {
       audience: 'convene',
     });
     await assert.rejects(verifier.verify(await sign(key)), { code: 'UNAUTHORIZED' });
-    await assert.rejects(verifier.verify(await sign(key, { iss: 'https://evil.example.com', aud: 'convene' })), {
-      code: 'UNAUTHORIZED',
-    });
+    await assert.rejects(
+      verifier.verify(await sign(key, { iss: 'https://evil.example.com', aud: 'convene' })),
+      {
+        code: 'UNAUTHORIZED',
+      },
+    );
     const ok = await verifier.verify(await sign(key, { iss: 'https://id.example.com', aud: 'convene' }));
     assert.equal(ok.email, person.email);
   });
@@ -135,7 +144,10 @@ describe('actor directory', () => {
 
   it('does not record a caller whose token is refused', async () => {
     const id = uuidv7();
-    const expired = await signToken({ id, email: 'late@example.com' }, { expiresIn: Math.floor(Date.now() / 1000) - 5 });
+    const expired = await signToken(
+      { id, email: 'late@example.com' },
+      { expiresIn: Math.floor(Date.now() / 1000) - 5 },
+    );
     expectError(await t.get('/events/mine', { token: expired }), 401, 'UNAUTHORIZED');
     assert.equal((await t.db.select().from(actors).where(eq(actors.user_id, id))).length, 0);
   });

@@ -1,9 +1,11 @@
 /**
  * Authentication as route configuration: `config: { auth: 'required' }` (bearer token needed) or
- * `'optional'` (public route that shows more to members). Tokens are checked in `onRequest`,
- * before the body is read, so an anonymous caller learns nothing about validation or state.
+ * `'optional'` (public route that shows more to members). The token is checked in a route-level
+ * `onRequest` hook, before the body is read, so an anonymous caller learns nothing about
+ * validation or state. It is appended after the rate limiter's own route hook, so requests with
+ * bad tokens are counted against the limit too.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { unauthorized } from '../http/errors.ts';
 import type { ActorDirectory } from './directory.ts';
 import type { Identity, TokenVerifier } from './verifier.ts';
@@ -17,32 +19,36 @@ declare module 'fastify' {
   }
 }
 
+const BEARER = /^Bearer +([A-Za-z0-9_.~+/=-]+)$/i;
+
 export function registerAuth(
   app: FastifyInstance,
   deps: { verifier: TokenVerifier; directory: ActorDirectory },
 ) {
   app.decorateRequest('actor', null);
 
-  app.addHook('onRoute', (route) => {
-    if (route.config?.auth === undefined || route.schema === undefined) return;
-    // Shown in the OpenAPI document; optional auth is "bearer or anonymous".
-    route.schema.security =
-      route.config.auth === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
-  });
-
-  app.addHook('onRequest', async (request) => {
-    const mode = request.routeOptions.config?.auth;
-    if (mode === undefined) return;
+  const authenticate: onRequestAsyncHookHandler = async (request) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      if (mode === 'required') throw unauthorized('A bearer token is required');
+      if (request.routeOptions.config.auth === 'required') throw unauthorized('A bearer token is required');
       return;
     }
-    const match = /^Bearer +([A-Za-z0-9_.~+/=-]+)$/i.exec(header);
-    if (match?.[1] === undefined) throw unauthorized('The Authorization header must be "Bearer <token>"');
-    const identity = await deps.verifier.verify(match[1]);
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) throw unauthorized('The Authorization header must be "Bearer <token>"');
+    const identity = await deps.verifier.verify(token);
     await deps.directory.record(identity);
     request.actor = identity;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const mode = route.config?.auth;
+    if (mode === undefined) return;
+    // Shown in the OpenAPI document; optional auth is "bearer or anonymous".
+    if (route.schema !== undefined) {
+      route.schema.security = mode === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
+    }
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...existing, authenticate];
   });
 }
 

@@ -40,7 +40,10 @@ export interface VerifierOptions {
   jwksCooldownMs?: number;
 }
 
-export async function createVerifier(source: KeySource, options: VerifierOptions = {}): Promise<TokenVerifier> {
+export async function createVerifier(
+  source: KeySource,
+  options: VerifierOptions = {},
+): Promise<TokenVerifier> {
   const keys = await resolveKeys(source, options.jwksCooldownMs ?? 60_000);
   const verifyOptions = {
     algorithms: ['EdDSA'],

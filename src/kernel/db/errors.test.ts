@@ -37,7 +37,9 @@ describe('database error mapping', () => {
 
   it('maps a unique violation to 409 CONFLICT with the registered message', async () => {
     const error = await failureOf(
-      t.db.execute(sql`insert into events (id, name, slug, owner_id) values (${uuidv7()}, 'Again', 'mapped', ${owner})`),
+      t.db.execute(
+        sql`insert into events (id, name, slug, owner_id) values (${uuidv7()}, 'Again', 'mapped', ${owner})`,
+      ),
     );
     assert.equal(error.code, 'CONFLICT');
     assert.equal(error.status, 409);
@@ -55,10 +57,14 @@ describe('database error mapping', () => {
 
   it('maps a missing reference to 404 and a delete of a referenced row to 409', async () => {
     const missing = await failureOf(
-      t.db.execute(sql`insert into event_members (event_id, user_id, role) values (${uuidv7()}, ${owner}, 'staff')`),
+      t.db.execute(
+        sql`insert into event_members (event_id, user_id, role) values (${uuidv7()}, ${owner}, 'staff')`,
+      ),
     );
     assert.equal(missing.code, 'NOT_FOUND');
-    await t.db.execute(sql`insert into event_members (event_id, user_id, role) values (${eventId}, ${owner}, 'owner')`);
+    await t.db.execute(
+      sql`insert into event_members (event_id, user_id, role) values (${eventId}, ${owner}, 'owner')`,
+    );
     const referenced = await failureOf(t.db.execute(sql`delete from actors where user_id = ${owner}`));
     assert.equal(referenced.code, 'CONFLICT');
   });

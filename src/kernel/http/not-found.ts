@@ -10,7 +10,10 @@ import { AppError } from './errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export function registerNotFound(app: FastifyInstance, options: { exposeDebug: boolean }): void {
+export function registerNotFound(
+  app: FastifyInstance,
+  options: { exposeDebug: boolean; rateLimited: boolean },
+): void {
   const mirror = FindMyWay();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -24,7 +27,8 @@ export function registerNotFound(app: FastifyInstance, options: { exposeDebug: b
     }
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const preHandler = options.rateLimited ? app.rateLimit() : undefined;
+  app.setNotFoundHandler(preHandler === undefined ? {} : { preHandler }, (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => mirror.find(method, path) !== null);
     if (allowed.length > 0) {

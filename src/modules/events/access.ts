@@ -22,7 +22,11 @@ export async function requireEventRole(
   minimum: EventRole,
 ): Promise<EventAccess & { role: EventRole }> {
   const found = await findEventWithRole(db, eventId, actor.userId);
-  if (found === undefined) throw notFound('Event');
+  // A draft exists only for its members: to anyone else it is unknown (404), never forbidden (403),
+  // so outsiders cannot probe for draft ids.
+  if (found === undefined || (found.role === undefined && found.event.status !== 'active')) {
+    throw notFound('Event');
+  }
   return { event: found.event, role: requireRole(EVENT_ROLES, found.role, minimum) };
 }
 
