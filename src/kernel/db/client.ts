@@ -76,7 +76,8 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
       await db.execute(sql`select 1`);
     },
     async close() {
-      await pool.end();
+      // Idempotent: shutdown paths may close twice, and pg refuses a second end().
+      if (!pool.ended) await pool.end();
     },
   };
 }
