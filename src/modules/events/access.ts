@@ -7,8 +7,9 @@ import { hasRole, requireRole } from '../../kernel/auth/roles.ts';
 import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
+import { findEditionWithAccess } from './editions.repository.ts';
 import { findEventWithRole } from './events.repository.ts';
-import { EVENT_ROLES, type EventRole, type EventRow } from './events.table.ts';
+import { type EditionRow, EVENT_ROLES, type EventRole, type EventRow } from './events.table.ts';
 
 export interface EventAccess {
   event: EventRow;
@@ -45,3 +46,38 @@ export async function requireReadableEvent(
 
 export const isEventRole = (role: EventRole | undefined, minimum: EventRole) =>
   hasRole(EVENT_ROLES, role, minimum);
+
+export interface EditionAccess {
+  edition: EditionRow;
+  role: EventRole | undefined;
+}
+
+/**
+ * The live edition and the caller's role in its event, for a caller holding `minimum`. Same order
+ * as `requireEventRole`: unknown (or a draft event the caller is not a member of) is 404, a
+ * missing role 403.
+ */
+export async function requireEditionRole(
+  db: Executor,
+  editionId: string,
+  actor: Identity,
+  minimum: EventRole,
+): Promise<EditionAccess & { role: EventRole }> {
+  const found = await findEditionWithAccess(db, editionId, actor.userId);
+  if (found === undefined || (found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Edition');
+  }
+  return { edition: found.edition, role: requireRole(EVENT_ROLES, found.role, minimum) };
+}
+
+/** Public when the edition and its event are published; members of the event see drafts (404 otherwise). */
+export async function requireReadableEdition(
+  db: Executor,
+  editionId: string,
+  actor: Identity | null,
+): Promise<EditionAccess> {
+  const found = await findEditionWithAccess(db, editionId, actor?.userId);
+  const isPublic = found !== undefined && found.eventStatus === 'active' && !found.edition.is_draft;
+  if (found === undefined || (!isPublic && !isEventRole(found.role, 'staff'))) throw notFound('Edition');
+  return { edition: found.edition, role: found.role };
+}

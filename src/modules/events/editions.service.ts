@@ -10,7 +10,7 @@ import { uuidv7 } from '../../kernel/db/ids.ts';
 import type { Window } from '../../kernel/db/paging.ts';
 import { conflict, type FieldError, notFound, validationError } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
-import { isEventRole, requireEventRole, requireReadableEvent } from './access.ts';
+import { requireEventRole, requireReadableEdition, requireReadableEvent } from './access.ts';
 import * as repo from './editions.repository.ts';
 import type { CreateEditionBody, UpdateEditionBody } from './events.schemas.ts';
 import type { EditionRow } from './events.table.ts';
@@ -118,10 +118,8 @@ export async function getPublishedEditionBySlugs(db: Database, eventSlug: string
 
 /** Public when the edition and its event are published; members of the event see drafts too. */
 export async function getEdition(db: Database, editionId: string, actor: Identity | null) {
-  const found = await repo.findEditionWithAccess(db, editionId, actor?.userId);
-  const isPublic = found !== undefined && found.eventStatus === 'active' && !found.edition.is_draft;
-  if (found === undefined || (!isPublic && !isEventRole(found.role, 'staff'))) throw notFound('Edition');
-  return serialize(found.edition);
+  const { edition } = await requireReadableEdition(db, editionId, actor);
+  return serialize(edition);
 }
 
 /** The live edition `editionId` of event `eventId`, for a caller holding `minimum` in that event. */

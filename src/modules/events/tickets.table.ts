@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { actors } from '../../kernel/auth/actors.table.ts';
+import { createdAt, timestamptz, updatedAt } from '../../kernel/db/columns.ts';
+import { editions } from './events.table.ts';
+
+export const REGISTRATION_STATUSES = ['confirmed', 'cancelled'] as const;
+export const EMISSION_ORIGINS = ['participant', 'staff'] as const;
+export const EMISSION_STATUSES = ['active', 'revoked'] as const;
+export const EMISSION_REASONS = ['registration_cancelled', 'member_removed'] as const;
+
+/**
+ * Ticket types of an edition (contract 5.5). `confirmed_count` is the number of confirmed
+ * registrations, kept by the same statement that confirms or cancels one: a conditional
+ * `confirmed_count + 1 … where confirmed_count < max_quantity` is what makes the last seat go to
+ * exactly one of two concurrent registrations, and the check constraint backs it up.
+ */
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: uuid('id').primaryKey(),
+    edition_id: uuid('edition_id')
+      .notNull()
+      .references(() => editions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    price_cents: integer('price_cents').notNull().default(0),
+    access_level: integer('access_level').notNull().default(0),
+    max_quantity: integer('max_quantity'),
+    confirmed_count: integer('confirmed_count').notNull().default(0),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (table) => [
+    index('ticket_types_edition_idx').on(table.edition_id, table.created_at),
+    check('ticket_types_price_check', sql`${table.price_cents} >= 0`),
+    check('ticket_types_access_level_check', sql`${table.access_level} >= 0`),
+    check(
+      'ticket_types_capacity_check',
+      sql`${table.confirmed_count} >= 0 and (${table.max_quantity} is null or ${table.confirmed_count} <= ${table.max_quantity})`,
+    ),
+    check(
+      'ticket_types_max_quantity_check',
+      sql`${table.max_quantity} is null or ${table.max_quantity} >= 1`,
+    ),
+  ],
+);
+
+/** Registrations: at most one active (non-cancelled) registration per person per edition. */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: uuid('id').primaryKey(),
+    edition_id: uuid('edition_id')
+      .notNull()
+      .references(() => editions.id, { onDelete: 'cascade' }),
+    ticket_type_id: uuid('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => actors.user_id),
+    status: text('status', { enum: REGISTRATION_STATUSES }).notNull(),
+    /** Who made the registration: the registrant, or a staff member registering them. */
+    created_by: uuid('created_by').notNull(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    cancelled_at: timestamptz('cancelled_at'),
+  },
+  (table) => [
+    uniqueIndex('registrations_one_active_unique')
+      .on(table.edition_id, table.user_id)
+      .where(sql`${table.status} <> 'cancelled'`),
+    index('registrations_edition_idx').on(table.edition_id, table.created_at),
+    index('registrations_user_idx').on(table.user_id),
+    check('registrations_status_check', sql`${table.status} in ('confirmed', 'cancelled')`),
+  ],
+);
+
+/**
+ * Badge templates. One per scope and edition: the edition default (no origin, no ticket type),
+ * one per ticket type, and one for staff. `scope` is derived in code ('default', 'staff' or
+ * 'ticket:<id>') so that a single partial unique index can hold the rule.
+ */
+export const badgeTemplates = pgTable(
+  'badge_templates',
+  {
+    id: uuid('id').primaryKey(),
+    edition_id: uuid('edition_id')
+      .notNull()
+      .references(() => editions.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    design_data: jsonb('design_data').$type<Record<string, unknown>>().notNull().default({}),
+    origin: text('origin', { enum: ['staff'] }),
+    ticket_type_id: uuid('ticket_type_id').references(() => ticketTypes.id),
+    scope: text('scope').notNull(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: timestamptz('deleted_at'),
+  },
+  (table) => [
+    uniqueIndex('badge_templates_scope_unique')
+      .on(table.edition_id, table.scope)
+      .where(sql`${table.deleted_at} is null`),
+    check(
+      'badge_templates_scope_check',
+      sql`not (${table.origin} is not null and ${table.ticket_type_id} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Badge emissions: one per (edition, user, origin). Revocation keeps the row (status `revoked`
+ * with a reason); re-emission re-activates it. The template and ticket name are resolved when
+ * read, so a template created after the emission still applies.
+ */
+export const badgeEmissions = pgTable(
+  'badge_emissions',
+  {
+    id: uuid('id').primaryKey(),
+    edition_id: uuid('edition_id')
+      .notNull()
+      .references(() => editions.id, { onDelete: 'cascade' }),
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => actors.user_id),
+    origin: text('origin', { enum: EMISSION_ORIGINS }).notNull(),
+    status: text('status', { enum: EMISSION_STATUSES }).notNull().default('active'),
+    status_reason: text('status_reason', { enum: EMISSION_REASONS }),
+    /** The registration behind a participant badge (its ticket type names the badge). */
+    registration_id: uuid('registration_id').references(() => registrations.id),
+    emitted_at: timestamptz('emitted_at').notNull().defaultNow(),
+    updated_at: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('badge_emissions_holder_unique').on(table.edition_id, table.user_id, table.origin),
+    index('badge_emissions_user_idx').on(table.user_id),
+    check('badge_emissions_origin_check', sql`${table.origin} in ('participant', 'staff')`),
+    check('badge_emissions_status_check', sql`${table.status} in ('active', 'revoked')`),
+  ],
+);
+
+export type TicketTypeRow = typeof ticketTypes.$inferSelect;
+export type RegistrationRow = typeof registrations.$inferSelect;
+export type BadgeTemplateRow = typeof badgeTemplates.$inferSelect;
+export type BadgeEmissionRow = typeof badgeEmissions.$inferSelect;
