@@ -16,13 +16,14 @@
  * Environment (all optional): BENCH_DURATION (seconds per measurement, 10), BENCH_WARMUP
  * (seconds, 2), BENCH_CONNECTIONS (50), BENCH_DATABASE_URL (admin URL of the server,
  * postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME (convene_bench),
- * BENCH_PORT (first port tried for the service; the bare server takes the next free one, 18470).
+ * BENCH_PORT (first port tried for the service; the bare server takes the next free one, 18470),
+ * BENCH_TARGETS (comma-separated target keys, e.g. `editions-list`; all when unset).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -78,7 +79,20 @@ const settings = {
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   databaseName: process.env.BENCH_DATABASE_NAME ?? 'convene_bench',
   firstPort: positiveInteger('BENCH_PORT', 18470),
+  /** Comma-separated target keys to run; all when unset. */
+  only: process.env.BENCH_TARGETS?.split(',').map((key) => key.trim()),
 };
+
+function selectedTargets(): Target[] {
+  if (settings.only === undefined) return TARGETS;
+  const unknown = settings.only.filter((key) => !TARGETS.some((target) => target.key === key));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_TARGETS: unknown ${unknown.join(', ')}; known: ${TARGETS.map((t) => t.key).join(', ')}`,
+    );
+  }
+  return TARGETS.filter((target) => settings.only?.includes(target.key));
+}
 
 function positiveInteger(name: string, fallback: number): number {
   const text = process.env[name];
@@ -279,6 +293,10 @@ async function seed(base: string, token: string): Promise<Seed> {
 
 interface Measurement {
   rps: number;
+  /** CPU time the measured process spent per request, in ms (Linux only; NaN elsewhere). */
+  cpuMsPerRequest: number;
+  /** That process's CPU use during the measurement, in % of one core. */
+  cpuPercent: number;
   p50: number;
   p99: number;
   total: number;
@@ -287,10 +305,39 @@ interface Measurement {
   timeouts: number;
 }
 
-async function load(url: string, headers: Record<string, string>, durationS: number): Promise<Measurement> {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere.
+ * Fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s on Linux.
+ */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Settles between runs, so one run's queued requests do not spill into the next one. */
+const SETTLE_MS = 1_000;
+
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  durationS: number,
+  server: ChildProcess,
+): Promise<Measurement> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const startedAt = performance.now();
   const result = await autocannon({ url, headers, connections: settings.connections, duration: durationS });
+  const elapsedS = (performance.now() - startedAt) / 1000;
+  const cpuUsed = cpuSeconds(server.pid) - cpuBefore;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   return {
     rps: result.requests.average,
+    cpuMsPerRequest: (cpuUsed * 1000) / Math.max(1, result.requests.total),
+    cpuPercent: (cpuUsed / elapsedS) * 100,
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
@@ -300,9 +347,13 @@ async function load(url: string, headers: Record<string, string>, durationS: num
   };
 }
 
-async function warmAndMeasure(url: string, headers: Record<string, string>): Promise<Measurement> {
-  await load(url, headers, settings.warmupS);
-  return load(url, headers, settings.durationS);
+async function warmAndMeasure(
+  url: string,
+  headers: Record<string, string>,
+  server: ChildProcess,
+): Promise<Measurement> {
+  await load(url, headers, settings.warmupS, server);
+  return load(url, headers, settings.durationS, server);
 }
 
 // ---------- 6. report ----------
@@ -334,6 +385,8 @@ function printTable(rows: Row[]): void {
     'ratio',
     'service p50/p99 ms',
     'bare p50/p99 ms',
+    'CPU ms/req svc/bare',
+    'svc CPU %',
     'non-2xx/errors',
     'result',
   ];
@@ -344,6 +397,8 @@ function printTable(rows: Row[]): void {
     row.ratio.toFixed(3),
     `${row.service.p50} / ${row.service.p99}`,
     `${row.bare.p50} / ${row.bare.p99}`,
+    `${row.service.cpuMsPerRequest.toFixed(3)} / ${row.bare.cpuMsPerRequest.toFixed(3)}`,
+    row.service.cpuPercent.toFixed(0),
     `${row.service.non2xx} / ${row.service.errors}`,
     row.failures.length === 0 ? 'PASS' : 'FAIL',
   ]);
@@ -370,6 +425,7 @@ function printTable(rows: Row[]): void {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const targets = selectedTargets();
   const scratch = mkdtempSync(join(tmpdir(), 'convene-bench-'));
   let isDatabaseCreated = false;
   try {
@@ -377,6 +433,7 @@ async function main(): Promise<number> {
       `node ${process.version}, ${cpus().length} CPU(s), PostgreSQL ${await serverVersion()}, ` +
         `${settings.connections} connections, ${settings.durationS} s per measurement`,
     );
+    logLoad('before the run');
 
     // 1. database
     const serviceDatabaseUrl = await createDatabase();
@@ -389,7 +446,7 @@ async function main(): Promise<number> {
     const publicJwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'EdDSA' }] });
     const servicePort = await freePort(settings.firstPort);
     log(`starting the service on port ${servicePort} (migrations run at start-up)`);
-    await startService(serviceDatabaseUrl, servicePort, publicJwks);
+    const service = await startService(serviceDatabaseUrl, servicePort, publicJwks);
     const serviceBase = `http://127.0.0.1:${servicePort}`;
     log('service ready');
 
@@ -405,7 +462,7 @@ async function main(): Promise<number> {
 
     // 4. real bodies and the bare server
     const bareRoutes: Array<{ path: string; body: string }> = [];
-    for (const target of TARGETS) {
+    for (const target of targets) {
       const response = await fetch(`${serviceBase}${target.path(seeded)}`, {
         headers: headersOf(target, seeded),
       });
@@ -429,12 +486,16 @@ async function main(): Promise<number> {
 
     // 5. measure, one target at a time, bare first
     const rows: Row[] = [];
-    for (const target of TARGETS) {
+    for (const target of targets) {
       const headers = headersOf(target, seeded);
       log(`${target.label}: bare route (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
-      const bareResult = await warmAndMeasure(`http://127.0.0.1:${barePort}/bare/${target.key}`, headers);
+      const bareResult = await warmAndMeasure(
+        `http://127.0.0.1:${barePort}/bare/${target.key}`,
+        headers,
+        bare,
+      );
       log(`${target.label}: service route ${target.path(seeded)}`);
-      const serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers);
+      const serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers, service);
       const row = judge(target, bareResult, serviceResult);
       rows.push(row);
       log(
@@ -444,6 +505,7 @@ async function main(): Promise<number> {
     }
 
     // 6. report
+    logLoad('after the run');
     printTable(rows);
     const hasFailed = rows.some((row) => row.failures.length > 0);
     log(`${hasFailed ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -458,6 +520,17 @@ async function main(): Promise<number> {
     }
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The service, PostgreSQL, autocannon and the bare server share this machine's cores; anything
+ * else running skews both sides of the ratio (and p99 most of all), so say so.
+ */
+function logLoad(when: string): void {
+  const [oneMinute = 0] = loadavg();
+  const cores = cpus().length;
+  const warning = oneMinute > cores * 0.5 ? ' (busy machine: figures will be low and noisy)' : '';
+  log(`load average ${when}: ${oneMinute.toFixed(2)} on ${cores} CPU(s)${warning}`);
 }
 
 function headersOf(target: Target, seeded: Seed): Record<string, string> {
