@@ -18,6 +18,7 @@
  * postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME (convene_bench),
  * BENCH_PORT (first port tried for the service; the bare server takes the next free one, 18470),
  * BENCH_TARGETS (comma-separated target keys, e.g. `editions-list`; all when unset).
+ * BENCH_PROFILE (a directory: the service writes a V8 CPU profile there when it exits).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -213,7 +214,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 async function startService(databaseUrlText: string, port: number, publicJwks: string) {
-  const child = startChild('service', ['src/main.ts'], {
+  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = startChild('service', [...profile, 'src/main.ts'], {
     // A minimal environment, so a developer's own AUTH_*/DATABASE_URL cannot leak into the run.
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),

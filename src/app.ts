@@ -2,7 +2,6 @@
  * buildApp(deps): the HTTP application with every plugin, the error envelope and every module.
  * It does no I/O of its own (no listen, no migrations): `main.ts` and the test harness decide that.
  */
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,6 +20,7 @@ import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
 import { registerNotFound } from './kernel/http/not-found.ts';
 import { requestIdOptions } from './kernel/http/request-id.ts';
+import { registerSecurityHeaders } from './kernel/http/security-headers.ts';
 import { registerStrictInput } from './kernel/http/strict-input.ts';
 import { createValidatorCompiler } from './kernel/http/validation.ts';
 import { eventsModule } from './modules/events/index.ts';
@@ -76,10 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerStrictInput(app);
   registerMetrics(app);
 
-  await app.register(helmet, {
-    // JSON needs no scripts or styles; the docs page sets its own policy (swagger-ui staticCSP).
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
+  registerSecurityHeaders(app);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,

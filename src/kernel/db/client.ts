@@ -21,6 +21,8 @@ export type Executor = Database | Transaction;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations', import.meta.url));
 
+const CLOSE_DRAIN_MS = 5_000;
+
 // Any constant works; it only has to be the same in every process sharing the database.
 const MIGRATION_LOCK_KEY = 4_815_162_342;
 
@@ -77,7 +79,14 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     },
     async close() {
       // Idempotent: shutdown paths may close twice, and pg refuses a second end().
-      if (!pool.ended) await pool.end();
+      if (pool.ended) return;
+      // app.close() does not wait for handlers whose client already hung up; let their queries
+      // finish (bounded) rather than failing them with "pool ended".
+      const deadline = Date.now() + CLOSE_DRAIN_MS;
+      while ((pool.totalCount > pool.idleCount || pool.waitingCount > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await pool.end();
     },
   };
 }

@@ -1,7 +1,9 @@
 /** SQL of editions. Soft-deleted editions (`deleted_at` set) are invisible to every read here. */
-import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../kernel/db/client.ts';
+import { and, asc, eq, getTableColumns, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { preparedQuery } from '../../kernel/db/prepared.ts';
+import type { Page } from '../../kernel/http/respond.ts';
 import { type EditionRow, type EventRole, editions, eventMembers, events } from './events.table.ts';
 
 export type NewEdition = typeof editions.$inferInsert;
@@ -55,27 +57,76 @@ export async function findEditionWithAccess(
   return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
 
-/** Operation 3: a published edition of a published event, by both slugs. */
-export async function findPublishedEditionBySlugs(
-  db: Executor,
-  eventSlug: string,
-  editionSlug: string,
-): Promise<EditionRow | undefined> {
-  const rows = await db
-    .select({ edition: editions })
+/** Operation 3: a published edition of a published event, by both slugs (a hot public read). */
+const editionBySlugs = preparedQuery((db) =>
+  db
+    .select(getTableColumns(editions))
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))
     .where(
       and(
-        eq(events.slug, eventSlug),
+        eq(events.slug, sql.placeholder('eventSlug')),
         eq(events.status, 'active'),
-        eq(editions.slug, editionSlug),
+        eq(editions.slug, sql.placeholder('editionSlug')),
         eq(editions.is_draft, false),
         live,
       ),
     )
-    .limit(1);
-  return rows[0]?.edition;
+    .limit(1)
+    .prepare('edition_by_slugs'),
+);
+
+export async function findPublishedEditionBySlugs(
+  db: Database,
+  eventSlug: string,
+  editionSlug: string,
+): Promise<EditionRow | undefined> {
+  const rows = await editionBySlugs(db).execute({ eventSlug, editionSlug });
+  return rows[0];
+}
+
+/**
+ * A page of the published editions of a *published* event with the total in the same round trip
+ * (`count(*) over ()`): the hot path of the public list. Empty when the event is not published or
+ * the page is past the end; the caller then takes the general path, which can tell those apart.
+ */
+const publishedEditionsPage = preparedQuery((db) =>
+  db
+    .select({ ...getTableColumns(editions), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(editions)
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(
+      and(
+        eq(editions.event_id, sql.placeholder('eventId')),
+        eq(events.status, 'active'),
+        eq(editions.is_draft, false),
+        live,
+      ),
+    )
+    .orderBy(asc(editions.starts_at), asc(editions.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('published_editions_page'),
+);
+
+export async function listPublishedEditionsOfPublishedEvent(
+  db: Database,
+  eventId: string,
+  window: Window,
+): Promise<Page<EditionRow> | undefined> {
+  const rows = await publishedEditionsPage(db).execute({
+    eventId,
+    limit: window.limit,
+    offset: window.offset,
+  });
+  if (rows.length === 0) return undefined;
+  const total = rows[0]?.total ?? 0;
+  return {
+    items: rows.map(({ total: _total, ...edition }) => edition),
+    total,
+    page: window.page,
+    limit: window.limit,
+  };
 }
 
 export function listEditions(db: Executor, eventId: string, isDraft: boolean, window: Window) {

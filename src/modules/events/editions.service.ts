@@ -99,6 +99,11 @@ export async function listPublishedEditions(
   actor: Identity | null,
   window: Window,
 ) {
+  // Hot path: a published event and a non-empty page need no access check (they are public) and
+  // come with their total in one query. Otherwise (unknown or draft event, page past the end) the
+  // general path tells 404 from an empty page and shows members their draft event's editions.
+  const fast = await repo.listPublishedEditionsOfPublishedEvent(db, eventId, window);
+  if (fast !== undefined) return { ...fast, items: fast.items.map(serialize) };
   await requireReadableEvent(db, eventId, actor);
   const page = await repo.listEditions(db, eventId, false, window);
   return { ...page, items: page.items.map(serialize) };
