@@ -1,0 +1,141 @@
+/**
+ * SQL of certification templates and their program links. Soft-deleted templates are invisible to
+ * every read here; a link to a deleted program is kept but never shown or counted.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import {
+  type CertificationTemplateRow,
+  certificationTemplatePrograms,
+  certificationTemplates,
+  programs,
+} from './programs.table.ts';
+
+export type NewTemplate = typeof certificationTemplates.$inferInsert;
+export type TemplatePatch = Partial<Omit<NewTemplate, 'id' | 'edition_id' | 'created_at'>>;
+export type LinkRow = typeof certificationTemplatePrograms.$inferSelect;
+
+const live = isNull(certificationTemplates.deleted_at);
+const links = certificationTemplatePrograms;
+/** The link's program is live. */
+const linkedProgramIsLive = and(eq(programs.id, links.program_id), isNull(programs.deleted_at));
+
+export async function insertTemplate(db: Executor, values: NewTemplate): Promise<CertificationTemplateRow> {
+  const [row] = await db.insert(certificationTemplates).values(values).returning();
+  return row!;
+}
+
+export async function findTemplate(db: Executor, id: string): Promise<CertificationTemplateRow | undefined> {
+  const rows = await db
+    .select()
+    .from(certificationTemplates)
+    .where(and(eq(certificationTemplates.id, id), live))
+    .limit(1);
+  return rows[0];
+}
+
+/**
+ * The live template, locked until the transaction ends: linking and changing the kind both take
+ * this lock, so a link cannot slip in between the "no links" check and the kind change.
+ */
+export async function lockTemplate(db: Executor, id: string): Promise<CertificationTemplateRow | undefined> {
+  const rows = await db
+    .select()
+    .from(certificationTemplates)
+    .where(and(eq(certificationTemplates.id, id), live))
+    .for('update');
+  return rows[0];
+}
+
+/** Updates a live template; undefined when it was deleted in the meantime. */
+export async function updateTemplate(
+  db: Executor,
+  id: string,
+  patch: TemplatePatch,
+): Promise<CertificationTemplateRow | undefined> {
+  const [row] = await db
+    .update(certificationTemplates)
+    .set({ ...patch, updated_at: sql`now()` })
+    .where(and(eq(certificationTemplates.id, id), live))
+    .returning();
+  return row;
+}
+
+/** Live templates of an edition, oldest first. */
+export function listTemplates(db: Executor, editionId: string, window: Window) {
+  const where = and(eq(certificationTemplates.edition_id, editionId), live);
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(certificationTemplates)
+      .where(where)
+      .orderBy(asc(certificationTemplates.created_at), asc(certificationTemplates.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(certificationTemplates).where(where),
+  );
+}
+
+/** Inserts the link; undefined when it already exists. */
+export async function insertLink(
+  db: Executor,
+  templateId: string,
+  programId: string,
+): Promise<LinkRow | undefined> {
+  const [row] = await db
+    .insert(links)
+    .values({ template_id: templateId, program_id: programId })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/** Removes the link to a live program; undefined when there is none. */
+export async function deleteLink(
+  db: Executor,
+  templateId: string,
+  programId: string,
+): Promise<LinkRow | undefined> {
+  const [row] = await db
+    .delete(links)
+    .where(
+      and(
+        eq(links.template_id, templateId),
+        eq(links.program_id, programId),
+        sql`exists (select 1 from ${programs} where ${linkedProgramIsLive})`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function countLiveLinks(db: Executor, templateId: string): Promise<number> {
+  const rows = await db
+    .select({ total: countAll })
+    .from(links)
+    .innerJoin(programs, linkedProgramIsLive)
+    .where(eq(links.template_id, templateId));
+  return rows[0]?.total ?? 0;
+}
+
+/** Links to live programs, oldest first; `staff_only` programs only when `includeStaffOnly`. */
+export function listLinks(db: Executor, templateId: string, includeStaffOnly: boolean, window: Window) {
+  const where = and(
+    eq(links.template_id, templateId),
+    includeStaffOnly ? undefined : eq(programs.staff_only, false),
+  );
+  return pageOf(
+    window,
+    db
+      .select({ program_id: links.program_id, created_at: links.created_at })
+      .from(links)
+      .innerJoin(programs, linkedProgramIsLive)
+      .where(where)
+      .orderBy(asc(links.created_at), asc(links.program_id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(links).innerJoin(programs, linkedProgramIsLive).where(where),
+  );
+}
