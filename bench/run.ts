@@ -51,6 +51,11 @@ interface Target {
   isAuthenticated?: boolean;
 }
 
+const EDITION_COUNT = 20;
+/** Programs and certification templates of the first edition. */
+const PROGRAM_COUNT = 50;
+const TEMPLATE_COUNT = 10;
+
 /** Adding a target is one entry here (plus, if it needs data, a few lines in `seed`). */
 const TARGETS: Target[] = [
   {
@@ -63,12 +68,20 @@ const TARGETS: Target[] = [
     label: 'public editions list',
     path: (s) => `/events/${s.eventId}/editions`,
   },
+  {
+    key: 'programs-list',
+    label: `programs, ${PROGRAM_COUNT} (op 9)`,
+    path: (s) => `/editions/${s.editions[0]!.id}/programs?limit=${PROGRAM_COUNT}`,
+  },
+  {
+    key: 'certification-templates',
+    label: 'certification templates (op 4)',
+    path: (s) => `/editions/${s.editions[0]!.id}/certifications/templates`,
+  },
 ];
 
 /** Issue 2, item 10. */
 const FLOOR = { minRatio: 0.15, maxP99Ms: 50 };
-
-const EDITION_COUNT = 20;
 
 // ---------- settings ----------
 
@@ -215,7 +228,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 async function startService(databaseUrlText: string, port: number, publicJwks: string) {
   // BENCH_PROFILE=<dir> writes a V8 CPU profile of the service (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
   const child = startChild('service', [...profile, 'src/main.ts'], {
     // A minimal environment, so a developer's own AUTH_*/DATABASE_URL cannot leak into the run.
     PATH: process.env.PATH ?? '',
@@ -288,6 +303,36 @@ async function seed(base: string, token: string): Promise<Seed> {
     });
     await call(base, 'POST', `/events/${eventId}/editions/${created.data.id}/publish`, token);
     editions.push({ id: created.data.id, slug: created.data.slug });
+  }
+
+  // The first edition's schedule: one item an hour from its start, activities and checkpoints.
+  const first = editions[0]!;
+  for (let index = 0; index < PROGRAM_COUNT; index++) {
+    const startsAt = firstStart + index * 3_600_000;
+    await call(base, 'POST', `/editions/${first.id}/programs`, token, {
+      kind: index % 5 === 4 ? 'checkpoint' : 'activity',
+      name: `Session ${index + 1}: performance in practice`,
+      description: 'A talk followed by questions from the room.',
+      starts_at: new Date(startsAt).toISOString(),
+      ends_at: new Date(startsAt + 45 * 60_000).toISOString(),
+      location: `Room ${(index % 4) + 1}`,
+      min_access_level: index % 3,
+      price: 0,
+      banner_url: 'https://bench-conf.example/session.png',
+    });
+  }
+  for (let index = 0; index < TEMPLATE_COUNT; index++) {
+    await call(base, 'POST', `/editions/${first.id}/certifications/templates`, token, {
+      kind: index % 2 === 0 ? 'edition_attendance' : 'program_attendance',
+      name: `Certificate ${index + 1}`,
+      description: 'Awarded to every attendee who checked in.',
+      design_data: {
+        width: 842,
+        height: 595,
+        background: '#ffffff',
+        title: { text: 'Certificate', size: 32 },
+      },
+    });
   }
   return { token, eventId, eventSlug, editions };
 }

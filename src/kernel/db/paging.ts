@@ -21,3 +21,23 @@ export async function pageOf<T>(
 }
 
 export const countAll = sql<number>`count(*)::int`.as('total');
+
+/** `count(*) over ()`: the total of the filtered rows, carried on every row of the page. */
+export const totalOver = sql<number>`count(*) over ()`.mapWith(Number);
+
+/**
+ * A page from rows that carry `total` (see `totalOver`). Undefined for no rows: an empty page
+ * cannot tell "past the end" from "nothing there", so the caller takes its general path.
+ */
+export function pageFromCounted<T extends { total: number }>(
+  rows: T[],
+  window: Window,
+): Page<Omit<T, 'total'>> | undefined {
+  if (rows.length === 0) return undefined;
+  return {
+    items: rows.map(({ total: _total, ...row }) => row),
+    total: rows[0]?.total ?? 0,
+    page: window.page,
+    limit: window.limit,
+  };
+}

@@ -2,9 +2,13 @@
  * SQL of certification templates and their program links. Soft-deleted templates are invisible to
  * every read here; a link to a deleted program is kept but never shown or counted.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../kernel/db/client.ts';
-import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../kernel/db/client.ts';
+import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
+import { preparedQuery } from '../../kernel/db/prepared.ts';
+import type { Page } from '../../kernel/http/respond.ts';
+import { isPublicEdition } from './editions.repository.ts';
+import { editions, events } from './events.table.ts';
 import {
   type CertificationTemplateRow,
   certificationTemplatePrograms,
@@ -60,6 +64,36 @@ export async function updateTemplate(
     .where(and(eq(certificationTemplates.id, id), live))
     .returning();
   return row;
+}
+
+/**
+ * Operation 4's hot path: the templates of a published edition of a published event, with the
+ * total, in one prepared round trip; undefined when there is nothing to show.
+ */
+const publicTemplatesPage = preparedQuery((db) =>
+  db
+    .select({ ...getTableColumns(certificationTemplates), total: totalOver })
+    .from(certificationTemplates)
+    .innerJoin(editions, eq(editions.id, certificationTemplates.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(and(eq(certificationTemplates.edition_id, sql.placeholder('editionId')), live, isPublicEdition))
+    .orderBy(asc(certificationTemplates.created_at), asc(certificationTemplates.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('public_certification_templates_page'),
+);
+
+export async function listTemplatesOfPublishedEdition(
+  db: Database,
+  editionId: string,
+  window: Window,
+): Promise<Page<CertificationTemplateRow> | undefined> {
+  const rows = await publicTemplatesPage(db).execute({
+    editionId,
+    limit: window.limit,
+    offset: window.offset,
+  });
+  return pageFromCounted(rows, window);
 }
 
 /** Live templates of an edition, oldest first. */

@@ -1,7 +1,7 @@
 /** SQL of editions. Soft-deleted editions (`deleted_at` set) are invisible to every read here. */
 import { and, asc, eq, getTableColumns, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
-import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
 import { preparedQuery } from '../../kernel/db/prepared.ts';
 import type { Page } from '../../kernel/http/respond.ts';
 import { type EditionRow, type EventRole, editions, eventMembers, events } from './events.table.ts';
@@ -66,10 +66,8 @@ const editionBySlugs = preparedQuery((db) =>
     .where(
       and(
         eq(events.slug, sql.placeholder('eventSlug')),
-        eq(events.status, 'active'),
         eq(editions.slug, sql.placeholder('editionSlug')),
-        eq(editions.is_draft, false),
-        live,
+        isPublicEdition,
       ),
     )
     .limit(1)
@@ -85,24 +83,19 @@ export async function findPublishedEditionBySlugs(
   return rows[0];
 }
 
+/** A live, published edition of a published event: what anyone may read. */
+export const isPublicEdition = and(eq(editions.is_draft, false), live, eq(events.status, 'active'));
+
 /**
- * A page of the published editions of a *published* event with the total in the same round trip
- * (`count(*) over ()`): the hot path of the public list. Empty when the event is not published or
- * the page is past the end; the caller then takes the general path, which can tell those apart.
+ * A page of the published editions of a *published* event with the total in the same round trip:
+ * the hot path of the public list (see `pageFromCounted` for why an empty page is undefined).
  */
 const publishedEditionsPage = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(editions), total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ ...getTableColumns(editions), total: totalOver })
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))
-    .where(
-      and(
-        eq(editions.event_id, sql.placeholder('eventId')),
-        eq(events.status, 'active'),
-        eq(editions.is_draft, false),
-        live,
-      ),
-    )
+    .where(and(eq(editions.event_id, sql.placeholder('eventId')), isPublicEdition))
     .orderBy(asc(editions.starts_at), asc(editions.id))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
@@ -119,14 +112,7 @@ export async function listPublishedEditionsOfPublishedEvent(
     limit: window.limit,
     offset: window.offset,
   });
-  if (rows.length === 0) return undefined;
-  const total = rows[0]?.total ?? 0;
-  return {
-    items: rows.map(({ total: _total, ...edition }) => edition),
-    total,
-    page: window.page,
-    limit: window.limit,
-  };
+  return pageFromCounted(rows, window);
 }
 
 export function listEditions(db: Executor, eventId: string, isDraft: boolean, window: Window) {

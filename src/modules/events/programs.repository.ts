@@ -2,9 +2,13 @@
  * SQL of programs. Soft-deleted programs (`deleted_at` set) are invisible to every read here
  * except `findProgramInAnyState`, which the link rules of certification templates need.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../kernel/db/client.ts';
-import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../kernel/db/client.ts';
+import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
+import { preparedQuery } from '../../kernel/db/prepared.ts';
+import type { Page } from '../../kernel/http/respond.ts';
+import { isPublicEdition } from './editions.repository.ts';
+import { editions, events } from './events.table.ts';
 import { type PROGRAM_KINDS, type ProgramRow, programs } from './programs.table.ts';
 
 export type NewProgram = typeof programs.$inferInsert;
@@ -12,6 +16,48 @@ export type ProgramPatch = Partial<Omit<NewProgram, 'id' | 'edition_id' | 'creat
 export type ProgramKind = (typeof PROGRAM_KINDS)[number];
 
 const live = isNull(programs.deleted_at);
+const scheduleOrder = [sql`${programs.starts_at} asc nulls last`, asc(programs.created_at), asc(programs.id)];
+
+/**
+ * Operation 9's hot path: the public programs (not staff-only) of a published edition of a
+ * published event, with the total, in one prepared round trip. Undefined when there is nothing to
+ * show (the caller's general path then tells 404 from an empty page).
+ */
+const publicProgramsPage = preparedQuery((db) =>
+  db
+    .select({ ...getTableColumns(programs), total: totalOver })
+    .from(programs)
+    .innerJoin(editions, eq(editions.id, programs.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(
+      and(
+        eq(programs.edition_id, sql.placeholder('editionId')),
+        live,
+        eq(programs.staff_only, false),
+        sql`(${sql.placeholder('kind')}::text is null or ${programs.kind} = ${sql.placeholder('kind')})`,
+        isPublicEdition,
+      ),
+    )
+    .orderBy(...scheduleOrder)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('public_programs_page'),
+);
+
+export async function listPublicProgramsOfPublishedEdition(
+  db: Database,
+  editionId: string,
+  kind: ProgramKind | undefined,
+  window: Window,
+): Promise<Page<ProgramRow> | undefined> {
+  const rows = await publicProgramsPage(db).execute({
+    editionId,
+    kind: kind ?? null,
+    limit: window.limit,
+    offset: window.offset,
+  });
+  return pageFromCounted(rows, window);
+}
 
 export async function insertProgram(db: Executor, values: NewProgram): Promise<ProgramRow> {
   const [row] = await db.insert(programs).values(values).returning();
@@ -67,7 +113,7 @@ export function listPrograms(db: Executor, editionId: string, filter: ProgramFil
       .select()
       .from(programs)
       .where(where)
-      .orderBy(sql`${programs.starts_at} asc nulls last`, asc(programs.created_at), asc(programs.id))
+      .orderBy(...scheduleOrder)
       .limit(window.limit)
       .offset(window.offset),
     db.select({ total: countAll }).from(programs).where(where),
