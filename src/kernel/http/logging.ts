@@ -11,6 +11,7 @@ export const REDACT_PATHS = [
   'req.headers["x-signature"]',
   'headers.authorization',
   '*.token',
+  '*.revoke_token',
   '*.secret',
   '*.access_token',
   '*.refresh_token',

@@ -1,0 +1,148 @@
+/**
+ * Hardening of the token routes. Rate limiting: requests with bad tokens count against the limit,
+ * like requests with bad bearer tokens (the token is checked after the limiter). Logs: signature
+ * tokens never reach them: the service logs request URLs with `token=` masked, and
+ * never logs response bodies (where a token is shown once). This file builds its own app with the
+ * production logger options writing to memory, since the shared harness runs without logs.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { expectError, expectOk } from '../../../test/assertions.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/database.ts';
+import { type ApiResponse, createTestApp, signToken, testKeys } from '../../../test/harness.ts';
+import { type App, buildApp } from '../../app.ts';
+import { createVerifier } from '../../kernel/auth/verifier.ts';
+import { loadConfig } from '../../kernel/config.ts';
+import { uuidv7 } from '../../kernel/db/ids.ts';
+import { loggerOptions } from '../../kernel/http/logging.ts';
+
+describe('signature tokens in the logs', () => {
+  let app: App;
+  let database: TestDatabase;
+  const lines: string[] = [];
+
+  before(async () => {
+    const keys = await testKeys();
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: 'memory://',
+      RATE_LIMIT_PER_MINUTE: '0',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      AUTH_PUBLIC_KEYS: JSON.stringify({ keys: [keys.publicJwk] }),
+      LOG_LEVEL: 'info',
+    });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    database = await createTestDatabase();
+    app = await buildApp({
+      config,
+      database: database.handle,
+      verifier: await createVerifier(config.auth),
+      logger: { ...(loggerOptions(config) as object), stream },
+    });
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  /** Sends a request through the whole pipeline; `bearer` adds the owner's token. */
+  const call = async (
+    method: 'GET' | 'POST',
+    url: string,
+    body?: object,
+    bearer?: string,
+  ): Promise<ApiResponse> => {
+    const response = await app.inject({
+      method,
+      url,
+      ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
+      ...(body === undefined ? {} : { payload: body }),
+    });
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: JSON.parse(response.body),
+      text: response.body,
+    };
+  };
+
+  it('masks the request and revoke tokens in every logged URL and logs no response body', async () => {
+    const bearer = await signToken({ id: uuidv7(), email: 'logs-owner@example.com' });
+    const event = expectOk(
+      await call('POST', '/events', { name: 'Logged', slug: `logged-${Date.now()}` }, bearer),
+      201,
+    );
+    const edition = expectOk(
+      await call(
+        'POST',
+        `/events/${event.id}/editions`,
+        {
+          name: 'Logged 2031',
+          slug: 'logged-2031',
+          starts_at: '2031-05-01T09:00:00Z',
+          ends_at: '2031-05-02T18:00:00Z',
+        },
+        bearer,
+      ),
+      201,
+    );
+    const created = expectOk(
+      await call(
+        'POST',
+        `/editions/${edition.id}/signature-requests`,
+        { signatory_name: 'Marta', signatory_email: 'marta@example.com' },
+        bearer,
+      ),
+      201,
+    );
+    const token: string = created.token;
+    expectOk(await call('GET', `/signature-requests/by-token?token=${token}`));
+    const signed = expectOk(
+      await call('POST', `/signature-requests/fulfill?token=${token}`, {
+        image_url: 'https://cdn.example.com/s.png',
+      }),
+      201,
+    );
+    const revokeToken: string = signed.revoke_token;
+    await call('POST', `/signatures/revoke?foo=1&token=${revokeToken}`);
+    expectOk(await call('POST', `/signatures/revoke?token=${revokeToken}`));
+
+    const log = lines.join('');
+    assert.ok(
+      log.includes('/signature-requests/by-token?token=[REDACTED]'),
+      'the by-token URL is logged, masked',
+    );
+    assert.ok(log.includes('/signatures/revoke?foo=1&token=[REDACTED]'), 'a later parameter is masked too');
+    for (const secret of [token, revokeToken]) assert.ok(!log.includes(secret), 'no token in the logs');
+  });
+});
+
+describe('token routes under the rate limit', () => {
+  it('counts requests with bad tokens and refuses the excess (429)', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const unknown = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+      const urls = [
+        '/signature-requests/by-token',
+        `/signature-requests/fulfill?token=${unknown}`,
+        '/signatures/revoke?token=x',
+      ];
+      for (const url of urls) {
+        expectError(await t.request(url.includes('by-token') ? 'GET' : 'POST', url), 401, 'UNAUTHORIZED');
+      }
+      const limited = await t.post(`/signature-requests/deny?token=${unknown}`);
+      expectError(limited, 429, 'TOO_MANY_REQUESTS');
+      assert.match(String(limited.headers['retry-after']), /^\d+$/);
+    } finally {
+      await t.close();
+    }
+  });
+});
