@@ -33,6 +33,11 @@ export interface AppDeps {
   verifier: TokenVerifier;
   /** Pino options or `false`; defaults to the configured level. Tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Load shedding (503 when the event loop lags). Default on. The test harness turns it off:
+   * embedded PostgreSQL runs on the event loop and a busy test machine would trip it at random.
+   */
+  shedLoad?: boolean;
 }
 
 export type App = FastifyInstance;
@@ -87,9 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }),
     });
   }
-  // Load shedding. Off under NODE_ENV=test: embedded PostgreSQL runs on the event loop and a busy
-  // test machine would trip it at random.
-  if (config.nodeEnv !== 'test') {
+  if (deps.shedLoad ?? true) {
     await app.register(underPressure, { maxEventLoopDelay: 2_000, customError: PressureError });
   }
   // After the rate limiter, so unknown routes count against the limit as well.

@@ -109,7 +109,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const database = await createTestDatabase();
   const verifier = await createVerifier(config.auth);
-  const app = await buildApp({ config, database: database.handle, verifier, logger: false });
+  const app = await buildApp({ config, database: database.handle, verifier, logger: false, shedLoad: false });
   await app.ready();
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {

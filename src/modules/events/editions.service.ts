@@ -11,6 +11,7 @@ import type { Window } from '../../kernel/db/paging.ts';
 import { conflict, type FieldError, notFound, validationError } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
 import { requireEventRole, requireReadableEdition, requireReadableEvent } from './access.ts';
+import { emitStaffBadgesOnPublish } from './badges.emission.ts';
 import * as repo from './editions.repository.ts';
 import type { CreateEditionBody, UpdateEditionBody } from './events.schemas.ts';
 import type { EditionRow } from './events.table.ts';
@@ -173,8 +174,17 @@ export async function updateEdition(
 
 export async function publishEdition(db: Database, eventId: string, editionId: string, actor: Identity) {
   const edition = await requireEditionOfEvent(db, eventId, editionId, actor, 'admin');
-  // Conditional update: of two concurrent publishes exactly one wins, the other gets the 409.
-  const published = edition.is_draft ? await repo.publishDraftEdition(db, editionId) : undefined;
+  // Conditional update: of two concurrent publishes exactly one wins, the other gets the 409. The
+  // staff badges of the event's members are emitted in the same transaction, after the event lock
+  // (taken first, as every edition write does, so the lock order is event then edition).
+  const published = edition.is_draft
+    ? await db.transaction(async (tx) => {
+        await repo.lockEvent(tx, eventId);
+        const row = await repo.publishDraftEdition(tx, editionId);
+        if (row !== undefined) await emitStaffBadgesOnPublish(tx, row);
+        return row;
+      })
+    : undefined;
   if (published === undefined) throw conflict('The edition is already published');
   return serialize(published);
 }

@@ -5,8 +5,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../kernel/config.ts';
 import type { Database } from '../../kernel/db/client.ts';
+import { badgeRoutes } from './badges.routes.ts';
+import { certificationRoutes } from './certifications.routes.ts';
 import { editionRoutes } from './editions.routes.ts';
 import { eventRoutes } from './events.routes.ts';
+import { programRoutes } from './programs.routes.ts';
+import { signatureRoutes } from './signatures.routes.ts';
+import { ticketRoutes } from './tickets.routes.ts';
 
 export interface ModuleDeps {
   db: Database;
@@ -19,4 +24,9 @@ export const eventsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) =>
   });
   await app.register(eventRoutes, deps);
   await app.register(editionRoutes, deps);
+  await app.register(programRoutes, deps);
+  await app.register(certificationRoutes, deps);
+  await app.register(signatureRoutes, deps);
+  await app.register(ticketRoutes, deps);
+  await app.register(badgeRoutes, deps);
 };

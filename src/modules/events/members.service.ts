@@ -4,9 +4,10 @@ import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Database } from '../../kernel/db/client.ts';
 import { describeConstraint } from '../../kernel/db/errors.ts';
 import type { Window } from '../../kernel/db/paging.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
 import { requireEventRole } from './access.ts';
+import { emitStaffBadgesOnMemberAdded, revokeStaffBadgesOnMemberRemoved } from './badges.emission.ts';
 import * as repo from './events.repository.ts';
 
 describeConstraint('event_members_pk', {
@@ -29,12 +30,16 @@ export async function addMember(
   const { role: callerRole } = await requireEventRole(db, eventId, actor, 'admin');
   if (body.role === 'admin' && callerRole !== 'owner') throw forbidden('Only the owner may add an admin');
   const person = await findActorByEmail(db, body.email);
-  if (person === undefined) throw notFound('No actor with that e-mail; they must call the API once first.');
+  if (person === undefined) throw new AppError('NOT_FOUND', 'No actor has this e-mail; they must call the API once first');
   const existing = await repo.findMember(db, eventId, person.user_id);
   if (existing !== undefined)
     throw conflict('This person is already a member of the event', { role: existing.role });
-  // The primary key still guards a concurrent add of the same person (mapped to 409).
-  await repo.insertMember(db, { event_id: eventId, user_id: person.user_id, role: body.role });
+  // The primary key still guards a concurrent add of the same person (mapped to 409). The new
+  // member's staff badges of current published editions are emitted in the same transaction.
+  await db.transaction(async (tx) => {
+    await repo.insertMember(tx, { event_id: eventId, user_id: person.user_id, role: body.role });
+    await emitStaffBadgesOnMemberAdded(tx, eventId, person.user_id);
+  });
   const member = await repo.findMember(db, eventId, person.user_id);
   return serialize(member!);
 }
@@ -65,6 +70,10 @@ export async function removeMember(
   if (member.role === 'owner') throw conflict('The owner of an event cannot be removed');
   if (member.role === 'admin' && callerRole !== 'owner')
     throw forbidden('Only the owner may remove an admin');
-  await repo.deleteMember(db, eventId, member.user_id);
+  // With the membership go the member's staff badges of current editions (`member_removed`).
+  await db.transaction(async (tx) => {
+    await repo.deleteMember(tx, eventId, member.user_id);
+    await revokeStaffBadgesOnMemberRemoved(tx, eventId, member.user_id);
+  });
   return serialize(member);
 }

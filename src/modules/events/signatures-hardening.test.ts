@@ -45,6 +45,7 @@ describe('signature tokens in the logs', () => {
       database: database.handle,
       verifier: await createVerifier(config.auth),
       logger: { ...(loggerOptions(config) as object), stream },
+      shedLoad: false,
     });
     await app.ready();
   });
