@@ -20,7 +20,7 @@ import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
 import { registerNotFound } from './kernel/http/not-found.ts';
 import { requestIdOptions } from './kernel/http/request-id.ts';
-import { registerSecurityHeaders } from './kernel/http/security-headers.ts';
+import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerStrictInput } from './kernel/http/strict-input.ts';
 import { createValidatorCompiler } from './kernel/http/validation.ts';
 import { eventsModule } from './modules/events/index.ts';
@@ -68,11 +68,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preClose', async () => {
     isClosing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (isClosing) {
-      reply.header('connection', 'close');
-      throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down');
-    }
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!isClosing) return done();
+    reply.header('connection', 'close');
+    done(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   });
 
   app.setValidatorCompiler(createValidatorCompiler());
@@ -81,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerStrictInput(app);
   registerMetrics(app);
 
-  registerSecurityHeaders(app);
+  registerResponseHeaders(app);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,

@@ -57,6 +57,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   // An idle client that loses its connection emits 'error' on the pool; without a listener that
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => {});
+  pool.on('connect', coalesceWrites);
   const db = drizzlePg(pool) as unknown as Database;
   return {
     db,
@@ -88,6 +89,37 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
       }
       await pool.end();
     },
+  };
+}
+
+interface PgConnectionInternals {
+  connection?: { _send?: (buffer: Buffer) => boolean; stream?: { cork(): void; uncork(): void } };
+}
+
+/**
+ * pg writes each protocol message of a query (bind, describe, execute, sync) with its own
+ * socket write, i.e. one system call each on an idle socket: the benchmark found a quarter of the
+ * service's CPU in those writes. Corking the socket until the end of the tick sends a query's
+ * messages in one write. This wraps a private method of pg 8 (`Connection._send`); if a future
+ * version drops it, the guard leaves the client as it is and only speed is lost.
+ */
+function coalesceWrites(client: pg.PoolClient): void {
+  const connection = (client as unknown as PgConnectionInternals).connection;
+  const send = connection?._send;
+  const stream = connection?.stream;
+  if (connection === undefined || send === undefined || stream === undefined) return;
+  let isCorked = false;
+  const uncork = () => {
+    isCorked = false;
+    stream.uncork();
+  };
+  connection._send = (buffer: Buffer) => {
+    if (!isCorked) {
+      isCorked = true;
+      stream.cork();
+      process.nextTick(uncork);
+    }
+    return send.call(connection, buffer);
   };
 }
 

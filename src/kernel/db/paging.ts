@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Page } from '../http/respond.ts';
+import type { JsonPage, Page } from '../http/respond.ts';
 
 export interface Window {
   page: number;
@@ -36,6 +36,20 @@ export function pageFromCounted<T extends { total: number }>(
   if (rows.length === 0) return undefined;
   return {
     items: rows.map(({ total: _total, ...row }) => row),
+    total: rows[0]?.total ?? 0,
+    page: window.page,
+    limit: window.limit,
+  };
+}
+
+/** A page of JSON-rendered rows (`{ total, json }`, see kernel/db/json.ts); undefined for no rows. */
+export function jsonPageFromCounted(
+  rows: Array<{ total: number; json: string }>,
+  window: Window,
+): JsonPage | undefined {
+  if (rows.length === 0) return undefined;
+  return {
+    json: rows.map((row) => row.json),
     total: rows[0]?.total ?? 0,
     page: window.page,
     limit: window.limit,

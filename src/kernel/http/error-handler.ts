@@ -39,6 +39,8 @@ export function fieldsFromAjv(errors: AjvError[], context: string): FieldError[]
     } else if (error.keyword === 'additionalProperties') {
       path = [...path, String(error.params.additionalProperty)];
       message = 'is not a known field';
+    } else if (error.keyword === 'type' && Array.isArray(error.params.type)) {
+      message = `must be ${(error.params.type as string[]).join(' or ')}`;
     } else if (error.keyword === 'format') {
       message = `must be a valid ${String(error.params.format)}`;
     }

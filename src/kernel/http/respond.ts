@@ -18,11 +18,11 @@ export type Serialized<T> = {
 };
 
 export function serialize<T extends object>(row: T): Serialized<T> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] = value instanceof Date ? value.toISOString() : value;
-  }
-  return out as Serialized<T>;
+  // No copy: Dates are written as ISO 8601 UTC with milliseconds and `Z` by the response
+  // serializer (fast-json-stringify) and by JSON.stringify alike (Date#toJSON). Copying every row
+  // to swap Dates for strings cost a tenth of a 50-row list's CPU in the benchmark. Only the
+  // type changes, so a handler's return value is checked against the response schema.
+  return row as unknown as Serialized<T>;
 }
 
 export function moduleOf(request: FastifyRequest): ModuleName {
@@ -81,4 +81,33 @@ export function pageWindow(query: { page?: number; limit?: number }) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
   return { page, limit, offset: (page - 1) * limit };
+}
+
+/** A page whose items are already JSON text (see kernel/db/json.ts). */
+export interface JsonPage {
+  json: string[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Sends a list envelope around items that are JSON text already, without parsing them: the same
+ * bytes `paginated` would produce through the response schema.
+ */
+export function sendJsonPage(request: FastifyRequest, reply: FastifyReply, page: JsonPage): FastifyReply {
+  const pagination = JSON.stringify(toPagination(page.page, page.limit, page.total));
+  const body =
+    `{"code":200,"message":"OK","data":[${page.json.join(',')}],"pagination":${pagination},` +
+    `"timestamp":"${new Date().toISOString()}","module":"${moduleOf(request)}"}`;
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+export function isJsonPage<T>(page: Page<T> | JsonPage): page is JsonPage {
+  return 'json' in page;
+}
+
+/** The envelope of a page, whichever form the service produced it in. */
+export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, result: Page<T> | JsonPage) {
+  return isJsonPage(result) ? sendJsonPage(request, reply, result) : paginated(request, result);
 }

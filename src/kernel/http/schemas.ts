@@ -12,7 +12,19 @@ export const Uuid = (options: { description?: string } = {}) =>
 export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null`. A schema with a single primitive `type` becomes `type: [T, 'null']` rather than
+ * `anyOf`: the response serializer picks an `anyOf` branch by validating the value against each
+ * one (format checks included, per field and per row), which the benchmark saw as a large share of
+ * a list's CPU; a type array is a typeof check.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Union([schema, Type.Null()]);
+}
 
 /** An http(s) URL of reasonable length. */
 export const HttpUrl = (options: { description?: string } = {}) =>

@@ -23,8 +23,15 @@ export const SECURITY_HEADERS = Object.freeze({
   'x-xss-protection': '0',
 });
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
+/**
+ * One callback-style onRequest hook for what every response carries: the security headers and the
+ * request id (so errors carry it too). Callback style and a single hook because each async hook
+ * costs a promise per request on the hottest path.
+ */
+export function registerResponseHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    reply.header('x-request-id', request.id);
+    done();
   });
 }

@@ -2,11 +2,13 @@
  * SQL of certification templates and their program links. Soft-deleted templates are invisible to
  * every read here; a link to a deleted program is kept but never shown or counted.
  */
-import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
-import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
+import { jsonObjectOf } from '../../kernel/db/json.ts';
+import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
 import { preparedQuery } from '../../kernel/db/prepared.ts';
-import type { Page } from '../../kernel/http/respond.ts';
+import type { JsonPage } from '../../kernel/http/respond.ts';
+import { CertificationTemplate } from './certifications.schemas.ts';
 import { isPublicEdition } from './editions.repository.ts';
 import { editions, events } from './events.table.ts';
 import {
@@ -72,7 +74,10 @@ export async function updateTemplate(
  */
 const publicTemplatesPage = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(certificationTemplates), total: totalOver })
+    .select({
+      total: totalOver,
+      json: jsonObjectOf(certificationTemplates, Object.keys(CertificationTemplate.properties)),
+    })
     .from(certificationTemplates)
     .innerJoin(editions, eq(editions.id, certificationTemplates.edition_id))
     .innerJoin(events, eq(events.id, editions.event_id))
@@ -87,13 +92,13 @@ export async function listTemplatesOfPublishedEdition(
   db: Database,
   editionId: string,
   window: Window,
-): Promise<Page<CertificationTemplateRow> | undefined> {
+): Promise<JsonPage | undefined> {
   const rows = await publicTemplatesPage(db).execute({
     editionId,
     limit: window.limit,
     offset: window.offset,
   });
-  return pageFromCounted(rows, window);
+  return jsonPageFromCounted(rows, window);
 }
 
 /** Live templates of an edition, oldest first. */

@@ -1,7 +1,7 @@
 /** Routes of contract 5.4: certification templates of an edition and their links to programs. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../kernel/auth/plugin.ts';
-import { created, ok, pageWindow, paginated } from '../../kernel/http/respond.ts';
+import { created, ok, pageWindow, paginated, sendPage } from '../../kernel/http/respond.ts';
 import {
   envelope,
   errorResponses,
@@ -69,9 +69,10 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         },
       },
     },
-    async (request) =>
-      paginated(
+    async (request, reply) =>
+      sendPage(
         request,
+        reply,
         await certifications.listTemplates(
           db,
           request.params.edition_id,

@@ -78,7 +78,7 @@ export async function createTemplate(
 export async function listTemplates(db: Database, editionId: string, actor: Identity | null, window: Window) {
   // Hot path (operation 4): a published edition's non-empty page is public, one round trip.
   const fast = await repo.listTemplatesOfPublishedEdition(db, editionId, window);
-  if (fast !== undefined) return { ...fast, items: fast.items.map(serialize) };
+  if (fast !== undefined) return fast;
   await requireReadableEdition(db, editionId, actor);
   const page = await repo.listTemplates(db, editionId, window);
   return { ...page, items: page.items.map(serialize) };

@@ -1,9 +1,11 @@
 /** SQL of editions. Soft-deleted editions (`deleted_at` set) are invisible to every read here. */
 import { and, asc, eq, getTableColumns, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
-import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
+import { jsonObjectOf } from '../../kernel/db/json.ts';
+import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
 import { preparedQuery } from '../../kernel/db/prepared.ts';
-import type { Page } from '../../kernel/http/respond.ts';
+import type { JsonPage } from '../../kernel/http/respond.ts';
+import { Edition } from './events.schemas.ts';
 import { type EditionRow, type EventRole, editions, eventMembers, events } from './events.table.ts';
 
 export type NewEdition = typeof editions.$inferInsert;
@@ -92,7 +94,7 @@ export const isPublicEdition = and(eq(editions.is_draft, false), live, eq(events
  */
 const publishedEditionsPage = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(editions), total: totalOver })
+    .select({ total: totalOver, json: jsonObjectOf(editions, Object.keys(Edition.properties)) })
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))
     .where(and(eq(editions.event_id, sql.placeholder('eventId')), isPublicEdition))
@@ -106,13 +108,13 @@ export async function listPublishedEditionsOfPublishedEvent(
   db: Database,
   eventId: string,
   window: Window,
-): Promise<Page<EditionRow> | undefined> {
+): Promise<JsonPage | undefined> {
   const rows = await publishedEditionsPage(db).execute({
     eventId,
     limit: window.limit,
     offset: window.offset,
   });
-  return pageFromCounted(rows, window);
+  return jsonPageFromCounted(rows, window);
 }
 
 export function listEditions(db: Executor, eventId: string, isDraft: boolean, window: Window) {

@@ -1,7 +1,7 @@
 /** Routes of contract 5.2: editions. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../kernel/auth/plugin.ts';
-import { created, ok, pageWindow, paginated } from '../../kernel/http/respond.ts';
+import { created, ok, pageWindow, paginated, sendPage } from '../../kernel/http/respond.ts';
 import {
   envelope,
   errorResponses,
@@ -63,9 +63,10 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         response: { 200: listEnvelope(Edition, PUBLISHED, 'events'), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) =>
-      paginated(
+    async (request, reply) =>
+      sendPage(
         request,
+        reply,
         await editions.listPublishedEditions(
           db,
           request.params.event_id,

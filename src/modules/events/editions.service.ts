@@ -104,7 +104,7 @@ export async function listPublishedEditions(
   // come with their total in one query. Otherwise (unknown or draft event, page past the end) the
   // general path tells 404 from an empty page and shows members their draft event's editions.
   const fast = await repo.listPublishedEditionsOfPublishedEvent(db, eventId, window);
-  if (fast !== undefined) return { ...fast, items: fast.items.map(serialize) };
+  if (fast !== undefined) return fast;
   await requireReadableEvent(db, eventId, actor);
   const page = await repo.listEditions(db, eventId, false, window);
   return { ...page, items: page.items.map(serialize) };

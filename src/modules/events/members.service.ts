@@ -30,7 +30,8 @@ export async function addMember(
   const { role: callerRole } = await requireEventRole(db, eventId, actor, 'admin');
   if (body.role === 'admin' && callerRole !== 'owner') throw forbidden('Only the owner may add an admin');
   const person = await findActorByEmail(db, body.email);
-  if (person === undefined) throw new AppError('NOT_FOUND', 'No actor has this e-mail; they must call the API once first');
+  if (person === undefined)
+    throw new AppError('NOT_FOUND', 'No actor has this e-mail; they must call the API once first');
   const existing = await repo.findMember(db, eventId, person.user_id);
   if (existing !== undefined)
     throw conflict('This person is already a member of the event', { role: existing.role });

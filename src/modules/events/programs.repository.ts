@@ -2,13 +2,15 @@
  * SQL of programs. Soft-deleted programs (`deleted_at` set) are invisible to every read here
  * except `findProgramInAnyState`, which the link rules of certification templates need.
  */
-import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
-import { countAll, pageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
+import { jsonObjectOf } from '../../kernel/db/json.ts';
+import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../kernel/db/paging.ts';
 import { preparedQuery } from '../../kernel/db/prepared.ts';
-import type { Page } from '../../kernel/http/respond.ts';
+import type { JsonPage } from '../../kernel/http/respond.ts';
 import { isPublicEdition } from './editions.repository.ts';
 import { editions, events } from './events.table.ts';
+import { Program } from './programs.schemas.ts';
 import { type PROGRAM_KINDS, type ProgramRow, programs } from './programs.table.ts';
 
 export type NewProgram = typeof programs.$inferInsert;
@@ -25,7 +27,7 @@ const scheduleOrder = [sql`${programs.starts_at} asc nulls last`, asc(programs.c
  */
 const publicProgramsPage = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(programs), total: totalOver })
+    .select({ total: totalOver, json: jsonObjectOf(programs, Object.keys(Program.properties)) })
     .from(programs)
     .innerJoin(editions, eq(editions.id, programs.edition_id))
     .innerJoin(events, eq(events.id, editions.event_id))
@@ -49,14 +51,14 @@ export async function listPublicProgramsOfPublishedEdition(
   editionId: string,
   kind: ProgramKind | undefined,
   window: Window,
-): Promise<Page<ProgramRow> | undefined> {
+): Promise<JsonPage | undefined> {
   const rows = await publicProgramsPage(db).execute({
     editionId,
     kind: kind ?? null,
     limit: window.limit,
     offset: window.offset,
   });
-  return pageFromCounted(rows, window);
+  return jsonPageFromCounted(rows, window);
 }
 
 export async function insertProgram(db: Executor, values: NewProgram): Promise<ProgramRow> {

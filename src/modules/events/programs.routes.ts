@@ -1,7 +1,7 @@
 /** Routes of contract 5.3: programs (schedule items) of an edition. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../kernel/auth/plugin.ts';
-import { created, ok, pageWindow, paginated } from '../../kernel/http/respond.ts';
+import { created, ok, pageWindow, sendPage } from '../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, listEnvelope } from '../../kernel/http/schemas.ts';
 import type { ModuleDeps } from './index.ts';
 import {
@@ -37,9 +37,10 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         response: { 200: listEnvelope(Program, PROGRAM_EXAMPLE, 'events'), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) =>
-      paginated(
+    async (request, reply) =>
+      sendPage(
         request,
+        reply,
         await programs.listPrograms(
           db,
           request.params.edition_id,

@@ -117,7 +117,7 @@ export async function listPrograms(
   // an empty page may mean "not visible": both take the general path.
   if (actor === null) {
     const fast = await repo.listPublicProgramsOfPublishedEdition(db, editionId, query.kind, window);
-    if (fast !== undefined) return { ...fast, items: fast.items.map(serialize) };
+    if (fast !== undefined) return fast;
   }
   const { role } = await requireReadableEdition(db, editionId, actor);
   const page = await repo.listPrograms(
