@@ -240,6 +240,8 @@ async function startService(databaseUrlText: string, port: number, publicJwks: s
     AUTH_PUBLIC_KEYS: publicJwks,
     SECRETS_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: '0',
+    // The service's default microcache (1 s); PUBLIC_CACHE_TTL_MS=0 npm run bench measures without it.
+    PUBLIC_CACHE_TTL_MS: process.env.PUBLIC_CACHE_TTL_MS ?? '1000',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     PORT: String(port),

@@ -19,6 +19,7 @@ import { AppError } from './kernel/http/errors.ts';
 import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
 import { registerNotFound } from './kernel/http/not-found.ts';
+import { registerPublicCache } from './kernel/http/public-cache.ts';
 import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerStrictInput } from './kernel/http/strict-input.ts';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db) });
+  registerPublicCache(app, { ttlMs: config.publicCacheTtlMs });
 
   await app.register(systemRoutes, { database: deps.database });
   await app.register(eventsModule, { db: deps.database.db, config });

@@ -38,6 +38,11 @@ export interface Config {
     allowPrivateTargets: boolean;
   };
   rateLimitPerMinute: number;
+  /**
+   * `PUBLIC_CACHE_TTL_MS` (not in the contract; default 1000, 0 turns it off): how long anonymous
+   * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
+   */
+  publicCacheTtlMs: number;
   /** Log level; not in the contract table, `LOG_LEVEL` (default `info`, `silent` in tests). */
   logLevel: string;
 }
@@ -157,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
       0,
       10_000_000,
     ),
+    publicCacheTtlMs: parseInteger('PUBLIC_CACHE_TTL_MS', read('PUBLIC_CACHE_TTL_MS'), 1000, 0, 60_000),
     logLevel: parseEnum('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS),
   };
 }

@@ -56,7 +56,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
   app.get(
     '/editions/:edition_id/certifications/templates',
     {
-      config: { auth: 'optional' },
+      config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
         summary: 'List the certification templates of an edition',

@@ -52,7 +52,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
   app.get(
     '/events/:event_id/editions',
     {
-      config: { auth: 'optional' },
+      config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
         summary: 'List published editions',
@@ -107,6 +107,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
   app.get(
     '/events/:event_slug(^[^/:]+)::by-slug/editions/:edition_slug(^[^/:]+)::by-slug',
     {
+      config: { publicCache: true },
       schema: {
         tags,
         summary: 'Read a published edition by slugs',

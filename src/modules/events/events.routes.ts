@@ -84,6 +84,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
   app.get(
     '/events/:event_slug(^[^/:]+)::by-slug',
     {
+      config: { publicCache: true },
       schema: {
         tags,
         summary: 'Read a published event by slug',

@@ -25,7 +25,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
   app.get(
     '/editions/:edition_id/programs',
     {
-      config: { auth: 'optional' },
+      config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
         summary: 'List the programs of an edition',

@@ -1,0 +1,87 @@
+/**
+ * Microcache for anonymous reads of published data (routes that opt in with
+ * `config: { publicCache: true }`): an answer is kept for PUBLIC_CACHE_TTL_MS (default 1 s) and
+ * replayed, with a fresh `timestamp`, to anonymous GETs of the same URL. A burst of public readers
+ * (a schedule going live, a ticket drop) then costs one database query per URL per TTL.
+ *
+ * What it does not change:
+ * - a request with an Authorization header is never answered from the cache (members see drafts
+ *   and staff-only items; they always get the database's answer);
+ * - a successful write (any non-GET answered below 400) in this process clears the cache, so an
+ *   organizer reads their own writes at once; other processes sharing the database may answer
+ *   anonymous readers up to one TTL late;
+ * - only 200 answers are kept (a 404 is never cached), and the rate limit still applies: the
+ *   lookup runs after the limiter's hook.
+ * Answers say `x-cache: hit` or `miss`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    publicCache?: boolean;
+  }
+}
+
+interface Entry {
+  /** The answer split around its timestamp, which is replaced on every hit. */
+  head: string;
+  tail: string;
+  expiresAt: number;
+}
+
+const MAX_ENTRIES = 5_000;
+const TIMESTAMP_FIELD = '"timestamp":"';
+const ISO_LENGTH = 24;
+
+const isAnonymousGet = (request: FastifyRequest) =>
+  request.method === 'GET' && request.headers.authorization === undefined;
+
+export function registerPublicCache(app: FastifyInstance, options: { ttlMs: number }): void {
+  if (options.ttlMs <= 0) return;
+  const entries = new Map<string, Entry>();
+
+  const lookup: onRequestHookHandler = (request, reply, done) => {
+    if (!isAnonymousGet(request)) return done();
+    const entry = entries.get(request.url);
+    if (entry === undefined || entry.expiresAt <= Date.now()) {
+      reply.header('x-cache', 'miss');
+      return done();
+    }
+    reply
+      .header('x-cache', 'hit')
+      .type('application/json; charset=utf-8')
+      .send(entry.head + new Date().toISOString() + entry.tail);
+  };
+
+  const store = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!isAnonymousGet(request) || reply.statusCode !== 200 || typeof payload !== 'string') return;
+    if (reply.getHeader('x-cache') !== 'miss') return;
+    const at = payload.lastIndexOf(TIMESTAMP_FIELD);
+    if (at < 0) return;
+    const start = at + TIMESTAMP_FIELD.length;
+    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+    entries.set(request.url, {
+      head: payload.slice(0, start),
+      tail: payload.slice(start + ISO_LENGTH),
+      expiresAt: Date.now() + options.ttlMs,
+    });
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.publicCache !== true) return;
+    // Appended after the rate limiter's and the auth hook's own route hooks.
+    route.onRequest = [...(route.onRequest === undefined ? [] : [route.onRequest].flat()), lookup];
+    route.onSend = [
+      ...(route.onSend === undefined ? [] : [route.onSend].flat()),
+      (request, reply, payload, done) => {
+        store(request, reply, payload);
+        done(null, payload);
+      },
+    ];
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) entries.clear();
+    done();
+  });
+}
