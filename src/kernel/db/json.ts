@@ -13,7 +13,7 @@ const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export function jsonObjectOf(table: PgTable, fields: readonly string[]): SQL<string> {
   const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const pairs = fields.map((field) => {
+  const selected = fields.map((field) => {
     const column = columns[field];
     // Field names come from our own schemas, never from input; the check keeps sql.raw safe.
     if (column === undefined || !/^[a-z_]+$/.test(field)) throw new Error(`${field} is not a column`);
@@ -21,7 +21,9 @@ export function jsonObjectOf(table: PgTable, fields: readonly string[]): SQL<str
       column.columnType === 'PgTimestamp'
         ? sql`to_char(${column} at time zone 'UTC', ${sql.raw(ISO_UTC)})`
         : sql`${column}`;
-    return sql`${sql.raw(`'${field}'`)}, ${value}`;
+    return sql`${value} as ${sql.raw(`"${field}"`)}`;
   });
-  return sql<string>`json_build_object(${sql.join(pairs, sql`, `)})::text`;
+  // row_to_json of a one-row subselect: compact output (json_build_object writes `"a" : 1`) with
+  // the fields in the schema's order.
+  return sql<string>`(select row_to_json(r)::text from (select ${sql.join(selected, sql`, `)}) r)`;
 }

@@ -98,5 +98,7 @@ describe('lists rendered by the database', () => {
       prev_page: 1,
     });
     assert.match(String(anonymous.headers['content-type']), /^application\/json; charset=utf-8/);
+    // Byte for byte in the API's compact style, like every other answer.
+    assert.equal(anonymous.text, JSON.stringify(anonymous.body));
   });
 });
