@@ -35,8 +35,9 @@ export interface AppDeps {
   /** Pino options or `false`; defaults to the configured level. Tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
   /**
-   * Load shedding (503 when the event loop lags). Default on. The test harness turns it off:
-   * embedded PostgreSQL runs on the event loop and a busy test machine would trip it at random.
+   * Load shedding (503 when the event loop lags). Default: on a PostgreSQL server only. With the
+   * embedded database, queries run on the event loop itself, so its lag measures query work, not
+   * overload (a busy laptop or CI machine would trip it at random). The test harness turns it off.
    */
   shedLoad?: boolean;
 }
@@ -92,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }),
     });
   }
-  if (deps.shedLoad ?? true) {
+  if (deps.shedLoad ?? deps.database.kind === 'postgres') {
     await app.register(underPressure, { maxEventLoopDelay: 2_000, customError: PressureError });
   }
   // After the rate limiter, so unknown routes count against the limit as well.
