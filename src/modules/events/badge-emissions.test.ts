@@ -4,20 +4,16 @@
  * resolves to, and the public listing of a user's badges.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
-import { ISO, startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import type { TestUser } from '../../../test/harness.ts';
+import { ISO, UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, EMISSION_KEYS, emissionOf, PAST, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('badge emissions', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let live: Data;
   const fx = ticketFixtures(() => team);
   const { setupEdition, createTicketType, createTemplate, register, cancel, emissions, userBadges } = fx;
@@ -26,11 +22,8 @@ describe('badge emissions', () => {
     t.delete(`/events/${eventId}/members/${who.id}`, { token: by.token, body: { email: who.email } });
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     live = (await setupEdition()).edition;
   });
-  after(() => t.close());
 
   checkAuth(
     'badge emission list',

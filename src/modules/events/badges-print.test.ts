@@ -3,23 +3,19 @@
  * print item carries, and the PDF built from the same items.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
+import type { TestUser } from '../../../test/harness.ts';
 import { readPdf } from '../../../test/pdf.ts';
-import { startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import { UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, emissionOf, ticketFixtures } from './tickets.fixtures.ts';
 
 const BASE_URL = 'http://127.0.0.1:8080';
 
 describe('badge printing', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let event: Data;
   let edition: Data;
   let vipGuest: TestUser;
@@ -41,8 +37,6 @@ describe('badge printing', () => {
     });
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     ({ event, edition } = await setupEdition());
     const vip = await createTicketType(edition.id, { name: 'VIP' });
     const basic = await createTicketType(edition.id, { name: 'Basic' });
@@ -76,7 +70,6 @@ describe('badge printing', () => {
       staff: emissionOf(list, staff.id, 'staff').id,
     };
   });
-  after(() => t.close());
 
   checkAuth(
     'badge print routes',

@@ -1,19 +1,14 @@
 /** Badge templates (contract 5.5): one live template per scope (default, ticket type, staff). */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
-import { expectInvalid, ISO, MALFORMED_JSON, startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import { expectInvalid, expectMalformedJson, ISO, UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, TEMPLATE_KEYS, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('badge templates', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let live: Data;
   let ticket: Data;
   let template: Data;
@@ -23,15 +18,12 @@ describe('badge templates', () => {
   const url = (editionId: string) => `/editions/${editionId}/badges`;
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     live = (await setupEdition()).edition;
     ticket = await createTicketType(live.id, { name: 'VIP' });
     template = await createTemplate(live.id, { name: 'Default badge' });
     hidden = (await setupEdition({ isDraftEvent: true, from: 100, to: 120 })).edition;
     hiddenTemplate = await createTemplate(hidden.id);
   });
-  after(() => t.close());
 
   checkAuth(
     'badge template routes',
@@ -115,15 +107,7 @@ describe('badge templates', () => {
 
     it('refuses bad input, naming each field', async () => {
       const send = (body: unknown) => t.post(url(live.id), { token: owner.token, body });
-      expectError(
-        await t.post(url(live.id), {
-          token: owner.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, url(live.id), owner);
       expectInvalid(await send({}), 'missing fields', 'name', 'design_data');
       expectInvalid(await send({ name: 'A', design_data: [] }), 'an array design', 'design_data');
       expectInvalid(await send({ name: 'A', design_data: 'big' }), 'a string design', 'design_data');
@@ -223,15 +207,7 @@ describe('badge templates', () => {
       expectInvalid(await send({ origin: 'staff' }), 'origin is fixed', 'origin');
       expectInvalid(await send({ design_data: { blob: 'y'.repeat(300_000) } }), 'oversize', 'design_data');
       expectInvalid(await send({ name: '' }), 'empty name', 'name');
-      expectError(
-        await t.patch(`/badges/${template.id}`, {
-          token: owner.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, `/badges/${template.id}`, owner, 'PATCH');
       expectError(await send({ name: 'Nope' }, staff.token), 403, 'FORBIDDEN');
       expectError(
         await t.patch(`/badges/${UNKNOWN_ID}`, { token: owner.token, body: { name: 'Ghost' } }),

@@ -5,20 +5,18 @@
  * certifications-links.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
+import { certificationFixtures } from './certifications.fixtures.ts';
 import {
-  at,
-  eventFixtures,
+  type Data,
   expectInvalid,
+  expectMalformedJson,
   ISO,
   idsOf,
-  MALFORMED_JSON,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 const TEMPLATE_KEYS = [
@@ -39,55 +37,29 @@ const designOf = (bytes: number, char = 'x') => ({
 });
 
 describe('certification templates', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let edition: any;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
+  let edition: Data;
   /** A program_attendance template of `edition`. */
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let template: any;
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let program: any;
-  const { createTeamEvent, createEdition, publishEdition } = eventFixtures(() => team);
-
-  async function freshEdition({ isDraft = false } = {}) {
-    const event = await createTeamEvent();
-    const created = await createEdition(event.id, 0, 48);
-    return isDraft ? created : publishEdition(event.id, created.id);
-  }
-  const templatesUrl = (editionId: string = edition.id) => `/editions/${editionId}/certifications/templates`;
-  const templateUrl = (id: string = template.id) => `/certifications/templates/${id}`;
-  async function createTemplate(fields: Record<string, unknown> = {}, editionId = edition.id, by = owner) {
-    const response = await t.post(templatesUrl(editionId), {
-      token: by.token,
-      body: { kind: 'program_attendance', name: 'Attendance', ...fields },
-    });
-    return expectOk(response, 201, 'events');
-  }
-  async function createProgram(editionId = edition.id, fields: Record<string, unknown> = {}) {
-    const response = await t.post(`/editions/${editionId}/programs`, {
-      token: owner.token,
-      body: { kind: 'activity', name: 'Workshop', starts_at: at(1), ...fields },
-    });
-    return expectOk(response, 201, 'events');
-  }
-  const link = (templateId: string, programId: string, by = owner) =>
-    t.post(`${templateUrl(templateId)}/link`, { token: by.token, body: { program_id: programId } });
-  const unlink = (templateId: string, programId: string, by = owner) =>
-    t.delete(`${templateUrl(templateId)}/link`, { token: by.token, body: { program_id: programId } });
+  let template: Data;
+  let program: Data;
+  const {
+    freshEdition,
+    templatesUrl,
+    templateUrl,
+    createTemplate,
+    createProgram,
+    link,
+    unlink,
+    setupCertification,
+  } = certificationFixtures(
+    () => team,
+    () => ({ edition, template }),
+  );
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
-    edition = await freshEdition();
-    template = await createTemplate({ name: 'Fixture' });
-    program = await createProgram();
+    ({ edition, template, program } = await setupCertification());
   });
-  after(() => t.close());
 
   checkAuth(
     'protected certification routes',
@@ -181,15 +153,7 @@ describe('certification templates', () => {
         ['array body', [], ['body']],
       ];
       for (const [label, body, fields] of cases) expectInvalid(await send(body), label, ...fields);
-      expectError(
-        await t.post(templatesUrl(), {
-          token: owner.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, templatesUrl(), owner);
       const body = { kind: 'edition_attendance', name: 'X' };
       expectInvalid(
         await t.post('/editions/nope/certifications/templates', { token: owner.token, body }),

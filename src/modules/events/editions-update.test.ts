@@ -3,43 +3,33 @@
  * resulting values.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
 import {
   at,
+  type Data,
   EDITION_KEYS,
   eventFixtures,
   expectInvalid,
   idsOf,
   newSlug,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('editions: update', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A published event of `owner` with `admin` and `staff` as members, and its draft edition. */
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let event: any;
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let edition: any;
-  const { createTeamEvent, createEdition, draftList, expectHiddenEvent } = eventFixtures(() => team);
+  let event: Data;
+  let edition: Data;
+  const { createFixtureEdition, createTeamEvent, createEdition, draftList, expectHiddenEvent } =
+    eventFixtures(() => team);
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
-    event = await createTeamEvent();
-    edition = await createEdition(event.id, 0, 48, { name: 'Fixture edition' });
+    ({ event, edition } = await createFixtureEdition());
   });
-  after(() => t.close());
 
   checkAuth(
     'protected edition routes: update',

@@ -4,10 +4,9 @@
  * editions-update.test.ts; publish and soft delete: editions-lifecycle.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
 import {
   at,
   EDITION_KEYS,
@@ -16,18 +15,13 @@ import {
   ISO,
   idsOf,
   newSlug,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('editions: creation', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A published event of `owner` with `admin` and `staff` as members. */
   // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
   let event: any;
@@ -35,11 +29,8 @@ describe('editions: creation', () => {
     eventFixtures(() => team);
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     event = await createTeamEvent();
   });
-  after(() => t.close());
 
   checkAuth(
     'protected edition routes: create',

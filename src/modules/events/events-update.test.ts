@@ -4,28 +4,22 @@
  * unknown event (the draft exists only for its members).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
 import {
   EVENT_KEYS,
   eventFixtures,
   expectInvalid,
-  MALFORMED_JSON,
+  expectMalformedJson,
   newSlug,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('events: update and publish', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A draft event of `owner` with `admin` and `staff` as members. */
   // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
   let draft: any;
@@ -37,12 +31,9 @@ describe('events: update and publish', () => {
   );
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     draft = await createTeamEvent({ isDraft: true, name: 'Draft event' });
     live = await createTeamEvent({ name: 'Live event' });
   });
-  after(() => t.close());
 
   // The wrong role is a member lacking it (staff), on a draft: a member still gets 403 there.
   checkAuth(
@@ -137,11 +128,7 @@ describe('events: update and publish', () => {
 
     it('refuses malformed JSON and invalid fields (400), changing nothing', async () => {
       const url = `/events/${draft.id}`;
-      expectError(
-        await t.patch(url, { token: owner.token, payload: MALFORMED_JSON, contentType: 'application/json' }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, url, owner, 'PATCH');
       const cases: Array<[string, unknown, string[]]> = [
         ['an empty body', {}, ['body']],
         ['an unknown field', { colour: 'red' }, ['colour']],

@@ -2,10 +2,12 @@
  * Shared setup of the events module tests (not a test file itself): a test app with a team of
  * users, events with that team as members, editions, and the response shapes the tests compare.
  *
- * Each test file calls `startTeam()` in its `before` hook and takes its helpers from
- * `eventFixtures(() => team)`; the helpers read the team when they run, after that hook.
+ * Each `describe` calls `useTeam()` (which starts the team in a `before` hook and closes it in an
+ * `after` hook) and takes its helpers from `eventFixtures(() => team)`; the helpers read the team
+ * when they run, after that hook.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
 
@@ -59,13 +61,39 @@ export const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_6
 
 export const idsOf = (items: Array<{ id: string }>) => items.map((item) => item.id);
 
-/** Asserts a 400 VALIDATION_ERROR naming `fields`, with the case in the failure message. */
-export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
+// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
+export type Data = any;
+
+/** Runs the assertions of `check`, with `label` at the head of their failure message. */
+export function withLabel<T>(label: string, check: () => T): T {
   try {
-    expectFields(response, ...fields);
+    return check();
   } catch (error) {
     throw new Error(`${label}: ${(error as Error).message}`);
   }
+}
+
+/** Asserts a 400 VALIDATION_ERROR naming `fields`, with the case in the failure message. */
+export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
+  withLabel(label, () => expectFields(response, ...fields));
+}
+
+/** Asserts the 400 BAD_REQUEST of a body that is not JSON, sent to `url` with `method`. */
+export async function expectMalformedJson(
+  t: TestApp,
+  url: string,
+  by: TestUser,
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE' = 'POST',
+): Promise<void> {
+  expectError(
+    await t.request(method, url, {
+      token: by.token,
+      payload: MALFORMED_JSON,
+      contentType: 'application/json',
+    }),
+    400,
+    'BAD_REQUEST',
+  );
 }
 
 /** A test app and the people the tests act as; all four are existing actors. */
@@ -78,14 +106,57 @@ export interface Team {
   outsider: TestUser;
 }
 
-export async function startTeam(): Promise<Team> {
-  const t = await createTestApp();
+/** A new test app (with `env` over the test defaults) and its four actors. */
+export async function startTeam(env: Record<string, string> = {}): Promise<Team> {
+  const t = await createTestApp(env);
   return {
     t,
     owner: await t.actor('owner'),
     admin: await t.actor('admin'),
     staff: await t.actor('staff'),
     outsider: await t.actor('outsider'),
+  };
+}
+
+/** An object that reads every property from `get()` at the moment it is read. */
+export function lateBound<T extends object>(get: () => T): T {
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(get(), key),
+    has: (_, key) => Reflect.has(get(), key),
+    ownKeys: () => Reflect.ownKeys(get()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(get(), key),
+  });
+}
+
+/**
+ * Registers, in the enclosing `describe`, a `before` hook that runs `start` (ahead of the hooks
+ * registered after this call) and an `after` hook that closes its app; answers a getter of what
+ * `start` made, for hooks and tests.
+ */
+export function startedBy<T extends { t: TestApp }>(start: () => Promise<T>): () => T {
+  let started: T | undefined;
+  before(async () => {
+    started = await start();
+  });
+  after(() => started?.t.close());
+  return () => {
+    if (started === undefined) throw new Error('started in a before hook: use it in hooks and tests');
+    return started;
+  };
+}
+
+/**
+ * The team of the enclosing `describe` (see `startedBy`). The app and users returned stand for the
+ * started ones, each property read when used: destructure them at once, use them in hooks and tests.
+ */
+export function useTeam(): Team {
+  const current = startedBy(() => startTeam());
+  return {
+    t: lateBound(() => current().t),
+    owner: lateBound(() => current().owner),
+    admin: lateBound(() => current().admin),
+    staff: lateBound(() => current().staff),
+    outsider: lateBound(() => current().outsider),
   };
 }
 
@@ -117,6 +188,46 @@ export function eventFixtures(getTeam: () => Team) {
       'events',
     );
 
+  /** A new event of `owner` with `admin` and `staff` as members; published unless `isDraft`. */
+  async function createTeamEvent({
+    isDraft = false,
+    name = 'Team event',
+  }: {
+    isDraft?: boolean;
+    name?: string;
+  } = {}) {
+    const { owner, admin, staff } = getTeam();
+    const created = await createEvent(owner, { name });
+    await addMember(owner, created.id, admin, 'admin');
+    await addMember(owner, created.id, staff, 'staff');
+    return isDraft ? created : publishEvent(owner, created.id);
+  }
+
+  /** A draft edition from hour `from` to hour `to` (see `at`), created by `by` (the owner). */
+  async function createEdition(
+    eventId: string,
+    from: number,
+    to: number,
+    fields: Record<string, unknown> = {},
+    by: TestUser = getTeam().owner,
+  ) {
+    return expectOk(
+      await app().post(`/events/${eventId}/editions`, {
+        token: by.token,
+        body: { name: 'An edition', slug: newSlug('ed'), starts_at: at(from), ends_at: at(to), ...fields },
+      }),
+      201,
+      'events',
+    );
+  }
+  async function publishEdition(eventId: string, editionId: string, by: TestUser = getTeam().owner) {
+    return expectOk(
+      await app().post(`/events/${eventId}/editions/${editionId}/publish`, { token: by.token }),
+      200,
+      'events',
+    );
+  }
+
   return {
     createEvent,
     publishEvent,
@@ -125,45 +236,19 @@ export function eventFixtures(getTeam: () => Team) {
       expectOk(await app().get(`/events/${eventId}/members?limit=100`, { token: by.token }), 200, 'events'),
     myEvents: async (by: TestUser) =>
       expectOk(await app().get('/events/mine?limit=100', { token: by.token }), 200, 'events'),
-
-    /** A new event of `owner` with `admin` and `staff` as members; published unless `isDraft`. */
-    async createTeamEvent({
-      isDraft = false,
-      name = 'Team event',
-    }: {
-      isDraft?: boolean;
-      name?: string;
-    } = {}) {
-      const { owner, admin, staff } = getTeam();
-      const created = await createEvent(owner, { name });
-      await addMember(owner, created.id, admin, 'admin');
-      await addMember(owner, created.id, staff, 'staff');
-      return isDraft ? created : publishEvent(owner, created.id);
+    createTeamEvent,
+    createEdition,
+    publishEdition,
+    /** A new edition from hour 0 to 48 of a new team event; both published unless told otherwise. */
+    async freshEdition({ isDraft = false, isDraftEvent = false } = {}) {
+      const event = await createTeamEvent({ isDraft: isDraftEvent });
+      const created = await createEdition(event.id, 0, 48);
+      return isDraft ? created : publishEdition(event.id, created.id);
     },
-
-    /** A draft edition from hour `from` to hour `to` (see `at`), created by `by` (the owner). */
-    async createEdition(
-      eventId: string,
-      from: number,
-      to: number,
-      fields: Record<string, unknown> = {},
-      by: TestUser = getTeam().owner,
-    ) {
-      return expectOk(
-        await app().post(`/events/${eventId}/editions`, {
-          token: by.token,
-          body: { name: 'An edition', slug: newSlug('ed'), starts_at: at(from), ends_at: at(to), ...fields },
-        }),
-        201,
-        'events',
-      );
-    },
-    async publishEdition(eventId: string, editionId: string, by: TestUser = getTeam().owner) {
-      return expectOk(
-        await app().post(`/events/${eventId}/editions/${editionId}/publish`, { token: by.token }),
-        200,
-        'events',
-      );
+    /** A published team event and its draft edition (hours 0 to 48) named 'Fixture edition'. */
+    async createFixtureEdition() {
+      const event = await createTeamEvent();
+      return { event, edition: await createEdition(event.id, 0, 48, { name: 'Fixture edition' }) };
     },
     publicList: async (eventId: string) =>
       expectOk(await app().get(`/events/${eventId}/editions?limit=100`), 200, 'events'),
@@ -189,12 +274,10 @@ export function eventFixtures(getTeam: () => Team) {
           });
         const label = `${route.method} ${route.url(eventId)}`;
         const [hidden, unknown] = [await send(eventId), await send(UNKNOWN_ID)];
-        try {
+        withLabel(label, () => {
           expectError(hidden, 404, 'NOT_FOUND');
           expectError(unknown, 404, 'NOT_FOUND');
-        } catch (error) {
-          throw new Error(`${label}: ${(error as Error).message}`);
-        }
+        });
         assert.deepEqual(
           { ...hidden.body, timestamp: undefined },
           { ...unknown.body, timestamp: undefined },

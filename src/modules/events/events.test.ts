@@ -5,30 +5,24 @@
  * events-update.test.ts; members: members.test.ts, members-remove.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
 import {
   EVENT_KEYS,
   eventFixtures,
   expectInvalid,
+  expectMalformedJson,
   ISO,
-  MALFORMED_JSON,
   MEMBER_KEYS,
   newSlug,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('events: creation and reads', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A draft event of `owner` with `admin` and `staff` as members. */
   // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
   let draft: any;
@@ -38,13 +32,10 @@ describe('events: creation and reads', () => {
   const { createEvent, publishEvent, listMembers, myEvents, createTeamEvent } = eventFixtures(() => team);
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     // One after the other, with requests in between, so `live` is the newer of the two.
     draft = await createTeamEvent({ isDraft: true, name: 'Draft event' });
     live = await createTeamEvent({ name: 'Live event' });
   });
-  after(() => t.close());
 
   checkAuth(
     'protected event routes: create and list mine',
@@ -123,15 +114,7 @@ describe('events: creation and reads', () => {
     });
 
     it('refuses malformed JSON (400 BAD_REQUEST) and a body that is not JSON (415)', async () => {
-      expectError(
-        await t.post('/events', {
-          token: owner.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, '/events', owner);
       expectError(
         await t.post('/events', { token: owner.token, payload: 'name=x', contentType: 'text/plain' }),
         415,

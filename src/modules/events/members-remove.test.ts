@@ -4,26 +4,22 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
+import type { TestUser } from '../../../test/harness.ts';
 import {
   type EventRoute,
   eventFixtures,
   expectInvalid,
   MEMBER_KEYS,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('event members: remove', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, staff, outsider } = team;
   /** A draft event of `owner` with `admin` and `staff` as members. */
   // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
   let draft: any;
@@ -31,11 +27,8 @@ describe('event members: remove', () => {
     eventFixtures(() => team);
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, staff, outsider } = team);
     draft = await createTeamEvent({ isDraft: true, name: 'Draft event' });
   });
-  after(() => t.close());
 
   checkAuth(
     'protected member routes: remove',

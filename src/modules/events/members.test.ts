@@ -3,28 +3,23 @@
  * members-remove.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
+import type { TestUser } from '../../../test/harness.ts';
 import {
   eventFixtures,
   expectInvalid,
+  expectMalformedJson,
   ISO,
-  MALFORMED_JSON,
   MEMBER_KEYS,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
 
 describe('event members: list and add', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A draft event of `owner` with `admin` and `staff` as members. */
   // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
   let draft: any;
@@ -36,12 +31,9 @@ describe('event members: list and add', () => {
   );
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     draft = await createTeamEvent({ isDraft: true, name: 'Draft event' });
     live = await createTeamEvent({ name: 'Live event' });
   });
-  after(() => t.close());
 
   // Staff may list members, so the wrong role there is an outsider, on a published event (on a
   // draft an outsider gets 404: see "hides a draft event from non-members").
@@ -243,11 +235,7 @@ describe('event members: list and add', () => {
     it('refuses malformed JSON and invalid fields (400)', async () => {
       const url = `/events/${draft.id}/members`;
       const candidate = await t.actor('candidate');
-      expectError(
-        await t.post(url, { token: owner.token, payload: MALFORMED_JSON, contentType: 'application/json' }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, url, owner);
       const cases: Array<[string, unknown, string[]]> = [
         ['no body fields', {}, ['email', 'role']],
         ['the owner role', { email: candidate.email, role: 'owner' }, ['role']],

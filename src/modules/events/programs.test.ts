@@ -4,60 +4,30 @@
  * deletes; bad input (never a 5xx), authentication and roles, unknown ids.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
 import {
   at,
+  type Data,
   eventFixtures,
   expectInvalid,
   ISO,
   idsOf,
   MALFORMED_JSON,
-  startTeam,
-  type Team,
   UNKNOWN_ID,
+  useTeam,
 } from './events.fixtures.ts';
-
-const PROGRAM_KEYS = [
-  'banner_url',
-  'created_at',
-  'deleted_at',
-  'description',
-  'edition_id',
-  'ends_at',
-  'id',
-  'kind',
-  'location',
-  'min_access_level',
-  'name',
-  'price',
-  'staff_only',
-  'starts_at',
-  'updated_at',
-];
+import { PROGRAM_KEYS } from './programs.fixtures.ts';
 
 describe('programs', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   /** A published edition (hours 0..48) of a published event with admin and staff members. */
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let edition: any;
-  // biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-  let program: any;
-  const { createTeamEvent, createEdition, publishEdition } = eventFixtures(() => team);
+  let edition: Data;
+  let program: Data;
+  const { freshEdition } = eventFixtures(() => team);
 
-  /** A new edition from hour 0 to 48 of a new team event; published unless told otherwise. */
-  async function freshEdition({ isDraft = false, isDraftEvent = false } = {}) {
-    const event = await createTeamEvent({ isDraft: isDraftEvent });
-    const created = await createEdition(event.id, 0, 48);
-    return isDraft ? created : publishEdition(event.id, created.id);
-  }
   const programsUrl = (editionId: string = edition.id) => `/editions/${editionId}/programs`;
   async function createProgram(fields: Record<string, unknown> = {}, editionId = edition.id, by = owner) {
     const response = await t.post(programsUrl(editionId), {
@@ -71,12 +41,9 @@ describe('programs', () => {
   }
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     edition = await freshEdition();
     program = await createProgram({ name: 'Fixture', starts_at: at(10), ends_at: at(12) });
   });
-  after(() => t.close());
 
   checkAuth(
     'protected program routes',

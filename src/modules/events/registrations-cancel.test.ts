@@ -3,20 +3,15 @@
  * revokes, and re-registration re-activating the same badge.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
-import { ISO, startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import { ISO, UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, emissionOf, REGISTRATION_KEYS, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('POST /registrations/{registration_id}/cancel', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let edition: Data;
   let ticket: Data;
   const fx = ticketFixtures(() => team);
@@ -30,13 +25,10 @@ describe('POST /registrations/{registration_id}/cancel', () => {
 
   let forAuth: Data;
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     edition = (await setupEdition()).edition;
     ticket = await createTicketType(edition.id, { name: 'Standard', max_quantity: 100 });
     forAuth = (await registered('auth')).registration;
   });
-  after(() => t.close());
 
   checkAuth(
     'registration cancel',

@@ -6,24 +6,18 @@
  * really run in parallel on separate connections; the embedded database runs it too.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
-import type { ApiResponse, TestApp } from '../../../test/harness.ts';
-import { startTeam, type Team } from './events.fixtures.ts';
+import type { ApiResponse } from '../../../test/harness.ts';
+import { useTeam } from './events.fixtures.ts';
 import { type Data, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('registrations racing for the last seats', () => {
-  let team: Team;
-  let t: TestApp;
+  const team = useTeam();
+  const { t } = team;
   const { setupEdition, createTicketType, register, ticketTypes, registrations, emissions } = ticketFixtures(
     () => team,
   );
-
-  before(async () => {
-    team = await startTeam();
-    t = team.t;
-  });
-  after(() => t.close());
 
   /** Registers `count` different people for a ticket type of `seats` seats, all at the same moment. */
   async function race(seats: number, count: number) {

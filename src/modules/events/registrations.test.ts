@@ -4,20 +4,15 @@
  * registrations-cancel.test.ts, races in registrations-concurrency.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
-import { expectInvalid, ISO, MALFORMED_JSON, startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import { expectInvalid, expectMalformedJson, ISO, UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, emissionOf, PAST, REGISTRATION_KEYS, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('registrations', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let live: Data;
   let free: Data;
   let paid: Data;
@@ -27,14 +22,11 @@ describe('registrations', () => {
   const url = (editionId: string) => `/editions/${editionId}/registrations`;
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     live = (await setupEdition()).edition;
     free = await createTicketType(live.id, { name: 'Free' });
     paid = await createTicketType(live.id, { name: 'Paid', price_cents: 4900 });
     hidden = (await setupEdition({ isDraftEvent: true, from: 100, to: 120 })).edition;
   });
-  after(() => t.close());
 
   checkAuth(
     'registration routes',
@@ -149,15 +141,7 @@ describe('registrations', () => {
 
     it('refuses bad input, naming each field', async () => {
       const send = (body: unknown) => t.post(url(live.id), { token: outsider.token, body });
-      expectError(
-        await t.post(url(live.id), {
-          token: outsider.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, url(live.id), outsider);
       expectInvalid(await send({}), 'missing ticket', 'ticket_type_id');
       expectInvalid(await send({ ticket_type_id: 'abc' }), 'bad uuid', 'ticket_type_id');
       expectInvalid(await send({ ticket_type_id: 42 }), 'wrong type', 'ticket_type_id');

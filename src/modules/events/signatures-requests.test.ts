@@ -5,7 +5,7 @@
  * revocation: signatures-revoke.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
@@ -18,25 +18,22 @@ import {
   ISO,
   PUBLIC_BASE_URL,
   REQUEST_KEYS,
-  type SignatureWorld,
   signatureHelpers,
-  startWorld,
   UNKNOWN_ID,
+  useWorld,
 } from './signatures.fixtures.ts';
 
 const DAY = 86_400_000;
 
 describe('signature requests: the organizer side', () => {
-  let w: SignatureWorld;
+  const w = useWorld();
   /** A pending request the auth check tries to cancel. */
   let target: { id: string };
   const h = signatureHelpers(() => w);
 
   before(async () => {
-    w = await startWorld();
     target = await h.createRequest();
   });
-  after(() => w.t.close());
 
   checkAuth(
     'signature request routes',

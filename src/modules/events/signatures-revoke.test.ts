@@ -4,7 +4,7 @@
  * not by a bearer token).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { expectOk } from '../../../test/assertions.ts';
 import {
   createEdition,
@@ -13,21 +13,15 @@ import {
   expectInvalid,
   ISO,
   SIGNATURE_KEYS,
-  type SignatureWorld,
   signatureHelpers,
-  startWorld,
   UNKNOWN_ID,
   UNKNOWN_TOKEN,
+  useWorld,
 } from './signatures.fixtures.ts';
 
 describe('signatures: public list and revocation', () => {
-  let w: SignatureWorld;
+  const w = useWorld();
   const h = signatureHelpers(() => w);
-
-  before(async () => {
-    w = await startWorld();
-  });
-  after(() => w.t.close());
 
   describe('GET /editions/{edition_id}/signatures', () => {
     it('lists the active signatures to anyone, in signing order, without e-mails', async () => {

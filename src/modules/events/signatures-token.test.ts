@@ -4,7 +4,7 @@
  * and a missing, malformed, unknown or expired one is 401 before anything else is looked at.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { expectOk } from '../../../test/assertions.ts';
 import { hashToken } from '../../kernel/tokens.ts';
@@ -15,10 +15,9 @@ import {
   ISO,
   PNG_DATA_URL,
   SIGNATURE_KEYS,
-  type SignatureWorld,
   signatureHelpers,
-  startWorld,
   UNKNOWN_TOKEN,
+  useWorld,
   VIEW_KEYS,
 } from './signatures.fixtures.ts';
 
@@ -34,13 +33,8 @@ const BAD_TOKENS: Array<[string, string]> = [
 ];
 
 describe('signature requests: the signatory side', () => {
-  let w: SignatureWorld;
+  const w = useWorld();
   const h = signatureHelpers(() => w);
-
-  before(async () => {
-    w = await startWorld();
-  });
-  after(() => w.t.close());
 
   it('refuses missing, malformed and unknown tokens on every token route (401), even with a bad body', async () => {
     const routes: Array<[string, string, unknown]> = [

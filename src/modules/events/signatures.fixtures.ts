@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
-import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import { expectError, expectOk } from '../../../test/assertions.ts';
+import type { ApiResponse, TestApp, TestUser } from '../../../test/harness.ts';
+import { lateBound, startedBy, startTeam, type Team, withLabel } from './events.fixtures.ts';
 import { signatureRequests, signatures } from './signatures.table.ts';
 
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const UNKNOWN_ID = '01937a4e-0000-7000-8000-0000000000ff';
+export { expectInvalid, ISO, UNKNOWN_ID } from './events.fixtures.ts';
 /** Well formed (43 base64url characters), never issued. */
 export const UNKNOWN_TOKEN = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const PUBLIC_BASE_URL = 'https://convene.example.org';
@@ -63,42 +63,26 @@ const unique = (prefix: string) => `${prefix}-${process.pid.toString(36)}-${(cou
 
 /** Asserts an error envelope, with a label for the failure message. */
 export function expectErrorAs(response: ApiResponse, label: string, status: number, code: string) {
-  try {
-    return expectError(response, status, code);
-  } catch (error) {
-    throw new Error(`${label}: ${(error as Error).message}`);
-  }
+  return withLabel(label, () => expectError(response, status, code));
 }
 
-/** Asserts a 400 VALIDATION_ERROR naming `fields`, with a label for the failure message. */
-export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
-  try {
-    expectFields(response, ...fields);
-  } catch (error) {
-    throw new Error(`${label}: ${(error as Error).message}`);
-  }
-}
-
-export interface SignatureWorld {
-  t: TestApp;
-  owner: TestUser;
-  admin: TestUser;
-  staff: TestUser;
-  outsider: TestUser;
+export interface SignatureWorld extends Team {
   event: { id: string; name: string };
   /** A published edition of the published event. */
   edition: { id: string; name: string; starts_at: string; ends_at: string; location_name: string | null };
 }
 
 export async function startWorld(): Promise<SignatureWorld> {
-  const t = await createTestApp({ PUBLIC_BASE_URL });
-  const owner = await t.actor('owner');
-  const admin = await t.actor('admin');
-  const staff = await t.actor('staff');
-  const outsider = await t.actor('outsider');
+  const team = await startTeam({ PUBLIC_BASE_URL });
+  const { t, owner, admin, staff } = team;
   const event = await createEvent(t, owner, { admin, staff });
   const edition = await createEdition(t, owner, event.id, { publish: true });
-  return { t, owner, admin, staff, outsider, event, edition };
+  return { ...team, event, edition };
+}
+
+/** The world of the enclosing `describe` (see `startedBy`); its properties are read when used. */
+export function useWorld(): SignatureWorld {
+  return lateBound(startedBy(startWorld));
 }
 
 /** A published event of `owner` (a draft with `isDraft`), with `admin` and `staff` as members. */

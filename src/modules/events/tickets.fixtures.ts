@@ -5,7 +5,9 @@
  */
 import { expectOk } from '../../../test/assertions.ts';
 import type { TestUser } from '../../../test/harness.ts';
-import { at, eventFixtures, type Team } from './events.fixtures.ts';
+import { at, type Data, eventFixtures, type Team } from './events.fixtures.ts';
+
+export type { Data };
 
 export const TICKET_TYPE_KEYS = [
   'access_level',
@@ -154,9 +156,6 @@ export function ticketFixtures(getTeam: () => Team) {
     at,
   };
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-export type Data = any;
 
 /** The emission of `userId` with this origin in a list of emissions. */
 export const emissionOf = (emissions: Data[], userId: string, origin: 'participant' | 'staff') =>

@@ -1,19 +1,14 @@
 /** Ticket types (contract 5.5): creation by organizers, the public listing with remaining seats. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
-import type { TestApp, TestUser } from '../../../test/harness.ts';
-import { expectInvalid, ISO, MALFORMED_JSON, startTeam, type Team, UNKNOWN_ID } from './events.fixtures.ts';
+import { expectInvalid, expectMalformedJson, ISO, UNKNOWN_ID, useTeam } from './events.fixtures.ts';
 import { type Data, TICKET_TYPE_KEYS, ticketFixtures } from './tickets.fixtures.ts';
 
 describe('ticket types', () => {
-  let team: Team;
-  let t: TestApp;
-  let owner: TestUser;
-  let admin: TestUser;
-  let staff: TestUser;
-  let outsider: TestUser;
+  const team = useTeam();
+  const { t, owner, admin, staff, outsider } = team;
   let live: Data;
   let draft: Data;
   let hidden: Data;
@@ -21,13 +16,10 @@ describe('ticket types', () => {
   const url = (editionId: string) => `/editions/${editionId}/ticket-types`;
 
   before(async () => {
-    team = await startTeam();
-    ({ t, owner, admin, staff, outsider } = team);
     live = (await setupEdition()).edition;
     draft = (await setupEdition({ isDraft: true })).edition;
     hidden = (await setupEdition({ isDraftEvent: true })).edition;
   });
-  after(() => t.close());
 
   checkAuth(
     'ticket type creation',
@@ -75,15 +67,7 @@ describe('ticket types', () => {
 
     it('refuses bad input, naming each field', async () => {
       const send = (body: unknown) => t.post(url(live.id), { token: owner.token, body });
-      expectError(
-        await t.post(url(live.id), {
-          token: owner.token,
-          payload: MALFORMED_JSON,
-          contentType: 'application/json',
-        }),
-        400,
-        'BAD_REQUEST',
-      );
+      await expectMalformedJson(t, url(live.id), owner);
       expectInvalid(await send({}), 'missing fields', 'name', 'price_cents', 'access_level');
       expectInvalid(
         await send({ name: 'A', price_cents: 0, access_level: 0, capacity: 3 }),
