@@ -5,15 +5,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../kernel/config.ts';
 import type { Database } from '../../kernel/db/client.ts';
+import { emailTemplateRoutes } from './email-templates.routes.ts';
+import { projectRoutes } from './projects.routes.ts';
 
 export interface ModuleDeps {
   db: Database;
   config: Config;
 }
 
-export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, _deps) => {
+export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'projects' };
   });
   // Route plugins are registered here.
+  await app.register(projectRoutes, deps);
+  await app.register(emailTemplateRoutes, deps);
 };
+
+export { renderEmail } from './email-templates.service.ts';
