@@ -25,6 +25,7 @@ import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerStrictInput } from './kernel/http/strict-input.ts';
 import { createValidatorCompiler } from './kernel/http/validation.ts';
 import { eventsModule } from './modules/events/index.ts';
+import { paymentsModule } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { VERSION } from './version.ts';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         { name: 'system', description: 'Health, readiness, metrics and this document' },
         { name: 'events', description: 'Events, members, editions and everything an edition holds' },
         { name: 'projects', description: 'Projects, their members and e-mail templates' },
+        { name: 'payments', description: 'Wallets, provider connections, intents and test mode' },
       ],
     },
   });
@@ -133,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(systemRoutes, { database: deps.database });
   await app.register(eventsModule, { db: deps.database.db, config });
   await app.register(projectsModule, { db: deps.database.db, config });
+  await app.register(paymentsModule, { db: deps.database.db, config });
 
   return app;
 }
