@@ -1,0 +1,47 @@
+/** Intents: the wallet's intents, one intent, and cancellation by the wallet owner. */
+import type { Identity } from '../../kernel/auth/verifier.ts';
+import type { Database, Executor } from '../../kernel/db/client.ts';
+import type { Window } from '../../kernel/db/paging.ts';
+import { notFound } from '../../kernel/http/errors.ts';
+import { serialize } from '../../kernel/http/respond.ts';
+import { requireWalletOwner } from './access.ts';
+import * as repo from './intents.repository.ts';
+import { applyIntentStatus } from './intents.transitions.ts';
+import type { IntentRow, IntentStatus } from './payments.table.ts';
+
+/** The intent, if the caller owns its wallet: unknown 404, anyone else's 403. */
+export async function requireIntentOwner(
+  db: Executor,
+  intentId: string,
+  actor: Identity,
+): Promise<IntentRow> {
+  const intent = await repo.findIntent(db, intentId);
+  if (intent === undefined) throw notFound('Intent');
+  await requireWalletOwner(db, intent.wallet_id, actor);
+  return intent;
+}
+
+export async function listIntents(
+  db: Database,
+  walletId: string,
+  actor: Identity,
+  status: IntentStatus | undefined,
+  window: Window,
+) {
+  await requireWalletOwner(db, walletId, actor);
+  const page = await repo.listIntentsOfWallet(db, walletId, status, window);
+  return { ...page, items: page.items.map(serialize) };
+}
+
+export async function getIntent(db: Database, intentId: string, actor: Identity) {
+  return serialize(await requireIntentOwner(db, intentId, actor));
+}
+
+/** Cancels a `pending` or `processing` intent; any other status is a 409 (the transition rule). */
+export async function cancelIntent(db: Database, intentId: string, actor: Identity) {
+  const intent = await requireIntentOwner(db, intentId, actor);
+  const moved = await db.transaction((tx) =>
+    applyIntentStatus(tx, intent, { status: 'cancelled', status_detail: null }, 'cancel'),
+  );
+  return serialize(moved.intent);
+}

@@ -1,0 +1,164 @@
+/**
+ * Shared helpers of the payments tests: a test app with an owner and an outsider, wallets, test
+ * sellers and test intents made through the API, and reads of the stored payment events.
+ */
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { asc, eq } from 'drizzle-orm';
+import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
+import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import { uuidv7 } from '../../kernel/db/ids.ts';
+import { collectors, paymentEvents } from './payments.table.ts';
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const UNKNOWN_ID = '01937a4e-0000-7000-8000-0000000000ff';
+export const MALFORMED_JSON = '{"name": "Broken", ';
+export const WALLET_KEYS = [
+  'collector_id',
+  'created_at',
+  'fee_bps',
+  'id',
+  'name',
+  'owner_id',
+  'sandbox',
+  'updated_at',
+];
+export const SELLER_KEYS = ['created_at', 'id', 'provider', 'provider_user_id', 'revoked_at', 'wallet_id'];
+export const INTENT_KEYS = [
+  'amount_cents',
+  'collector_id',
+  'created_at',
+  'currency',
+  'id',
+  'metadata',
+  'provider',
+  'provider_data',
+  'sandbox',
+  'seller_id',
+  'status',
+  'status_detail',
+  'updated_at',
+  'wallet_id',
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
+export type Data = any;
+
+export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
+  try {
+    expectFields(response, ...fields);
+    assert.equal(response.body.module, 'payments');
+  } catch (error) {
+    throw new Error(`${label}: ${(error as Error).message}`);
+  }
+}
+
+export async function expectMalformedJson(
+  t: TestApp,
+  method: 'POST' | 'PATCH',
+  url: string,
+  by: TestUser,
+): Promise<void> {
+  const response = await t.request(method, url, {
+    token: by.token,
+    payload: MALFORMED_JSON,
+    contentType: 'application/json',
+  });
+  expectError(response, 400, 'BAD_REQUEST');
+  assert.equal(response.body.module, 'payments');
+}
+
+export interface PaymentsTeam {
+  t: TestApp;
+  owner: TestUser;
+  outsider: TestUser;
+}
+
+/** A test app (with `env`) and two actors, started in `before` and closed in `after`. */
+export function usePaymentsTeam(env: Record<string, string> = {}): () => PaymentsTeam {
+  let team: PaymentsTeam | undefined;
+  before(async () => {
+    const t = await createTestApp(env);
+    team = { t, owner: await t.actor('owner'), outsider: await t.actor('outsider') };
+  });
+  after(() => team?.t.close());
+  return () => {
+    if (team === undefined) throw new Error('the team starts in a before hook');
+    return team;
+  };
+}
+
+let nameCount = 0;
+export const newName = (prefix = 'Wallet') => `${prefix} ${process.pid}-${nameCount++}`;
+
+export function paymentsFixtures(team: () => PaymentsTeam) {
+  const t = () => team().t;
+  const createWallet = async (by: TestUser, name = newName()): Promise<Data> =>
+    expectOk(await t().post('/wallets', { token: by.token, body: { name } }), 201, 'payments');
+  const createSeller = async (by: TestUser, walletId: string): Promise<Data> =>
+    expectOk(
+      await t().post('/testmode/sellers', {
+        token: by.token,
+        body: { wallet_id: walletId, provider: 'mercadopago' },
+      }),
+      201,
+      'payments',
+    );
+  const intentBody = (walletId: string, sellerId: string, fields: Record<string, unknown> = {}) => ({
+    wallet_id: walletId,
+    seller_id: sellerId,
+    amount_cents: 5000,
+    currency: 'BRL',
+    sandbox: true,
+    provider: 'mercadopago',
+    status: 'pending',
+    ...fields,
+  });
+  const createIntent = async (
+    by: TestUser,
+    walletId: string,
+    sellerId: string,
+    fields: Record<string, unknown> = {},
+  ): Promise<Data> =>
+    expectOk(
+      await t().post('/testmode/intents/create', {
+        token: by.token,
+        body: intentBody(walletId, sellerId, fields),
+      }),
+      201,
+      'payments',
+    );
+  return {
+    createWallet,
+    createSeller,
+    createIntent,
+    intentBody,
+    /** A wallet of `by` with one test seller. */
+    async walletWithSeller(by: TestUser): Promise<{ wallet: Data; seller: Data }> {
+      const wallet = await createWallet(by);
+      return { wallet, seller: await createSeller(by, wallet.id) };
+    },
+    /** The stored payment events of an intent, oldest first. */
+    eventsOf: (intentId: string) =>
+      t()
+        .db.select()
+        .from(paymentEvents)
+        .where(eq(paymentEvents.intent_id, intentId))
+        .orderBy(asc(paymentEvents.created_at), asc(paymentEvents.id)),
+    /** A collector row made directly (the OAuth callback that makes them is tested elsewhere). */
+    async insertCollector(ownerId: string, revoked = false): Promise<string> {
+      const id = uuidv7();
+      await t()
+        .db.insert(collectors)
+        .values({
+          id,
+          owner_id: ownerId,
+          provider: 'mercadopago',
+          provider_user_id: `mp_${id.slice(-6)}`,
+          revoked_at: revoked ? new Date() : null,
+        });
+      return id;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** Test mode (contract 7.2): sellers without OAuth, intents created or moved without a provider. */
+import { randomBytes } from 'node:crypto';
+import type { Identity } from '../../kernel/auth/verifier.ts';
+import type { Database } from '../../kernel/db/client.ts';
+import { uuidv7 } from '../../kernel/db/ids.ts';
+import { conflict, notFound } from '../../kernel/http/errors.ts';
+import { serialize } from '../../kernel/http/respond.ts';
+import { requireWalletOwner } from './access.ts';
+import * as intentsRepo from './intents.repository.ts';
+import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
+import { requireIntentOwner } from './intents.service.ts';
+import { applyIntentStatus, recordIntentCreated } from './intents.transitions.ts';
+import * as walletsRepo from './wallets.repository.ts';
+
+export async function createTestSeller(db: Database, actor: Identity, body: CreateTestSellerBody) {
+  await requireWalletOwner(db, body.wallet_id, actor);
+  const seller = await walletsRepo.insertSeller(db, {
+    id: uuidv7(),
+    wallet_id: body.wallet_id,
+    owner_id: actor.userId,
+    provider: body.provider,
+    provider_user_id: `test_${randomBytes(8).toString('hex')}`,
+    is_test: true,
+  });
+  return serialize(seller);
+}
+
+/**
+ * Creates an intent directly in the status sent (interface operation 11). Steps, in one
+ * transaction so the intent and its `payment.<status>` event commit together:
+ * 1. the caller owns the wallet (404/403), before any state is looked at;
+ * 2. the seller belongs to that wallet (404) and is not revoked (409);
+ * 3. a sandbox wallet takes only sandbox intents (409);
+ * 4. insert the intent (collector: the wallet's, as bound now) and record the event.
+ */
+export async function createTestIntent(db: Database, actor: Identity, body: CreateTestIntentBody) {
+  const intent = await db.transaction(async (tx) => {
+    const wallet = await requireWalletOwner(tx, body.wallet_id, actor);
+    const seller = await walletsRepo.findSellerOfWallet(tx, wallet.id, body.seller_id);
+    if (seller === undefined) throw notFound('Seller');
+    if (seller.revoked_at !== null) throw conflict('The seller has been revoked');
+    if (wallet.sandbox && !body.sandbox) {
+      throw conflict('A sandbox wallet accepts only sandbox intents', { sandbox: true });
+    }
+    const row = await intentsRepo.insertIntent(tx, {
+      id: uuidv7(),
+      wallet_id: wallet.id,
+      seller_id: seller.id,
+      collector_id: wallet.collector_id,
+      amount_cents: body.amount_cents,
+      currency: body.currency,
+      sandbox: body.sandbox,
+      provider: body.provider,
+      status: body.status,
+      status_detail: body.status_detail ?? null,
+      provider_data: (body.provider_data ?? {}) as Record<string, unknown>,
+      metadata: (body.metadata ?? {}) as Record<string, unknown>,
+    });
+    await recordIntentCreated(tx, row, 'testmode');
+    return row;
+  });
+  return serialize(intent);
+}
+
+/** Moves an intent as a provider notification would (same transition path, source `simulate`). */
+export async function simulateIntent(db: Database, intentId: string, actor: Identity, body: SimulateBody) {
+  const intent = await requireIntentOwner(db, intentId, actor);
+  const moved = await db.transaction((tx) => applyIntentStatus(tx, intent, body, 'simulate'));
+  return serialize(moved.intent);
+}
