@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../kernel/config.ts';
 import type { Database } from '../../kernel/db/client.ts';
 import { connectionRoutes } from './connections.routes.ts';
+import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
 import { testModeRoutes } from './testmode.routes.ts';
 import { walletRoutes } from './wallets.routes.ts';
@@ -21,4 +22,5 @@ export const paymentsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) 
   await app.register(walletRoutes, deps);
   await app.register(intentRoutes, deps);
   await app.register(testModeRoutes, deps);
+  await app.register(endpointRoutes, deps);
 };
