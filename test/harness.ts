@@ -4,12 +4,14 @@
  * send requests. Requests go through Fastify's `inject` (the full HTTP pipeline without a socket).
  */
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { type App, buildApp } from '../src/app.ts';
 import { createVerifier } from '../src/kernel/auth/verifier.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import type { Database } from '../src/kernel/db/client.ts';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
+import { loggerOptions } from '../src/kernel/http/logging.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 type KeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -96,7 +98,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Capture the service's logs, with the production logger options, in this stream. */
+  logStream?: Writable;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const keys = await testKeys();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -109,7 +119,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const database = await createTestDatabase();
   const verifier = await createVerifier(config.auth);
-  const app = await buildApp({ config, database: database.handle, verifier, logger: false, shedLoad: false });
+  const logger =
+    options.logStream === undefined
+      ? false
+      : { ...(loggerOptions(config) as object), stream: options.logStream };
+  const app = await buildApp({ config, database: database.handle, verifier, logger, shedLoad: false });
   await app.ready();
 
   const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {

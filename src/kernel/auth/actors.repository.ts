@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { actors } from './actors.table.ts';
 
@@ -25,9 +25,4 @@ export async function findActorByEmail(db: Executor, email: string): Promise<Act
 export async function findActorById(db: Executor, userId: string): Promise<Actor | undefined> {
   const rows = await db.select().from(actors).where(eq(actors.user_id, userId)).limit(1);
   return rows[0];
-}
-
-export async function findActorsByIds(db: Executor, userIds: string[]): Promise<Actor[]> {
-  if (userIds.length === 0) return [];
-  return db.select().from(actors).where(inArray(actors.user_id, userIds));
 }

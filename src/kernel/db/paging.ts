@@ -26,23 +26,10 @@ export const countAll = sql<number>`count(*)::int`.as('total');
 export const totalOver = sql<number>`count(*) over ()`.mapWith(Number);
 
 /**
- * A page from rows that carry `total` (see `totalOver`). Undefined for no rows: an empty page
- * cannot tell "past the end" from "nothing there", so the caller takes its general path.
+ * A page of JSON-rendered rows (`{ total, json }`, see kernel/db/json.ts). Undefined for no rows:
+ * an empty page cannot tell "past the end" from "nothing there", so the caller takes its general
+ * path.
  */
-export function pageFromCounted<T extends { total: number }>(
-  rows: T[],
-  window: Window,
-): Page<Omit<T, 'total'>> | undefined {
-  if (rows.length === 0) return undefined;
-  return {
-    items: rows.map(({ total: _total, ...row }) => row),
-    total: rows[0]?.total ?? 0,
-    page: window.page,
-    limit: window.limit,
-  };
-}
-
-/** A page of JSON-rendered rows (`{ total, json }`, see kernel/db/json.ts); undefined for no rows. */
 export function jsonPageFromCounted(
   rows: Array<{ total: number; json: string }>,
   window: Window,

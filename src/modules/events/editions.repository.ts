@@ -90,7 +90,7 @@ export const isPublicEdition = and(eq(editions.is_draft, false), live, eq(events
 
 /**
  * A page of the published editions of a *published* event with the total in the same round trip:
- * the hot path of the public list (see `pageFromCounted` for why an empty page is undefined).
+ * the hot path of the public list (see `jsonPageFromCounted` for why an empty page is undefined).
  */
 const publishedEditionsPage = preparedQuery((db) =>
   db

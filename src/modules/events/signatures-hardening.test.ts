@@ -2,78 +2,34 @@
  * Hardening of the token routes. Rate limiting: requests with bad tokens count against the limit,
  * like requests with bad bearer tokens (the token is checked after the limiter). Logs: signature
  * tokens never reach them: the service logs request URLs with `token=` masked, and
- * never logs response bodies (where a token is shown once). This file builds its own app with the
- * production logger options writing to memory, since the shared harness runs without logs.
+ * never logs response bodies (where a token is shown once). The logs test captures the service's
+ * logs (production logger options) in memory through the harness's `logStream`.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../test/assertions.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/database.ts';
-import { type ApiResponse, createTestApp, signToken, testKeys } from '../../../test/harness.ts';
-import { type App, buildApp } from '../../app.ts';
-import { createVerifier } from '../../kernel/auth/verifier.ts';
-import { loadConfig } from '../../kernel/config.ts';
+import { type ApiResponse, createTestApp, signToken, type TestApp } from '../../../test/harness.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
-import { loggerOptions } from '../../kernel/http/logging.ts';
 
 describe('signature tokens in the logs', () => {
-  let app: App;
-  let database: TestDatabase;
+  let t: TestApp;
   const lines: string[] = [];
 
   before(async () => {
-    const keys = await testKeys();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: 'memory://',
-      RATE_LIMIT_PER_MINUTE: '0',
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      AUTH_PUBLIC_KEYS: JSON.stringify({ keys: [keys.publicJwk] }),
-      LOG_LEVEL: 'info',
-    });
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(String(chunk));
         done();
       },
     });
-    database = await createTestDatabase();
-    app = await buildApp({
-      config,
-      database: database.handle,
-      verifier: await createVerifier(config.auth),
-      logger: { ...(loggerOptions(config) as object), stream },
-      shedLoad: false,
-    });
-    await app.ready();
+    t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: stream });
   });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
+  after(() => t.close());
 
   /** Sends a request through the whole pipeline; `bearer` adds the owner's token. */
-  const call = async (
-    method: 'GET' | 'POST',
-    url: string,
-    body?: object,
-    bearer?: string,
-  ): Promise<ApiResponse> => {
-    const response = await app.inject({
-      method,
-      url,
-      ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
-      ...(body === undefined ? {} : { payload: body }),
-    });
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      body: JSON.parse(response.body),
-      text: response.body,
-    };
-  };
+  const call = (method: 'GET' | 'POST', url: string, body?: object, bearer?: string): Promise<ApiResponse> =>
+    t.request(method, url, { token: bearer, ...(body === undefined ? {} : { body }) });
 
   it('masks the request and revoke tokens in every logged URL and logs no response body', async () => {
     const bearer = await signToken({ id: uuidv7(), email: 'logs-owner@example.com' });
