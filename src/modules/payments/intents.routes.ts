@@ -9,7 +9,7 @@ import * as intents from './intents.service.ts';
 
 const tags = ['payments'];
 
-export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   app.get(
     '/wallets/:wallet_id/intents',
     {
@@ -75,6 +75,9 @@ export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       },
     },
     async (request) =>
-      ok(request, await intents.cancelIntent(db, request.params.intent_id, actorOf(request))),
+      ok(
+        request,
+        await intents.cancelIntent(db, config.webhooks, request.params.intent_id, actorOf(request)),
+      ),
   );
 };

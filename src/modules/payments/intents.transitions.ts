@@ -1,13 +1,14 @@
 /**
  * The one place an intent's status changes and its payment event is written (contract 7.2).
- * Test mode, cancellation and (next issue) provider notifications all come through here, and the
- * webhook pipeline will add its delivery rows beside the event insert in `recordEvent`, inside
- * the caller's transaction (outbox: the event and its deliveries commit with the change).
+ * Test mode, cancellation and provider notifications all come through here; `recordEvent` writes
+ * the event's deliveries beside it, inside the caller's transaction (the outbox: the change, its
+ * event and its deliveries commit together or not at all).
  */
 import type { Executor } from '../../kernel/db/client.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
 import { conflict } from '../../kernel/http/errors.ts';
 import * as repo from './intents.repository.ts';
+import { type DeliveryPolicy, enqueueDeliveries } from './outbox.ts';
 import type { IntentRow, IntentStatus, IntentStatusDetail, PaymentEventRow } from './payments.table.ts';
 
 /** What produced a change: `testmode`, `simulate`, `cancel`, or a provider slug. */
@@ -48,9 +49,14 @@ export function eventPayload(eventId: string, intent: IntentRow): Record<string,
   };
 }
 
-async function recordEvent(tx: Executor, intent: IntentRow, source: EventSource): Promise<PaymentEventRow> {
+async function recordEvent(
+  tx: Executor,
+  intent: IntentRow,
+  source: EventSource,
+  policy: DeliveryPolicy,
+): Promise<PaymentEventRow> {
   const id = uuidv7();
-  return repo.insertPaymentEvent(tx, {
+  const event = await repo.insertPaymentEvent(tx, {
     id,
     wallet_id: intent.wallet_id,
     intent_id: intent.id,
@@ -58,11 +64,18 @@ async function recordEvent(tx: Executor, intent: IntentRow, source: EventSource)
     source,
     payload: eventPayload(id, intent),
   });
+  await enqueueDeliveries(tx, event, policy);
+  return event;
 }
 
 /** Records the `payment.<status>` event of a newly created intent (same transaction). */
-export function recordIntentCreated(tx: Executor, intent: IntentRow, source: EventSource) {
-  return recordEvent(tx, intent, source);
+export function recordIntentCreated(
+  tx: Executor,
+  intent: IntentRow,
+  source: EventSource,
+  policy: DeliveryPolicy,
+) {
+  return recordEvent(tx, intent, source, policy);
 }
 
 /**
@@ -76,6 +89,7 @@ export async function applyIntentStatus(
   intent: IntentRow,
   change: StatusChange,
   source: EventSource,
+  policy: DeliveryPolicy,
 ): Promise<{ intent: IntentRow; event: PaymentEventRow }> {
   const refuse = (from: IntentStatus) =>
     conflict(`An intent cannot move from ${from} to ${change.status}`, { from, to: change.status });
@@ -88,5 +102,5 @@ export async function applyIntentStatus(
     const now = await repo.findIntent(tx, intent.id);
     throw refuse(now?.status ?? intent.status);
   }
-  return { intent: moved, event: await recordEvent(tx, moved, source) };
+  return { intent: moved, event: await recordEvent(tx, moved, source, policy) };
 }

@@ -67,7 +67,11 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       },
     },
     async (request, reply) =>
-      created(request, reply, await testmode.createTestIntent(db, actorOf(request), request.body)),
+      created(
+        request,
+        reply,
+        await testmode.createTestIntent(db, config.webhooks, actorOf(request), request.body),
+      ),
   );
 
   app.post(
@@ -91,7 +95,13 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
     async (request) =>
       ok(
         request,
-        await testmode.simulateIntent(db, request.params.intent_id, actorOf(request), request.body),
+        await testmode.simulateIntent(
+          db,
+          config.webhooks,
+          request.params.intent_id,
+          actorOf(request),
+          request.body,
+        ),
       ),
   );
 };

@@ -10,6 +10,7 @@ import * as intentsRepo from './intents.repository.ts';
 import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
 import { requireIntentOwner } from './intents.service.ts';
 import { applyIntentStatus, recordIntentCreated } from './intents.transitions.ts';
+import type { DeliveryPolicy } from './outbox.ts';
 import * as walletsRepo from './wallets.repository.ts';
 
 export async function createTestSeller(db: Database, actor: Identity, body: CreateTestSellerBody) {
@@ -33,7 +34,12 @@ export async function createTestSeller(db: Database, actor: Identity, body: Crea
  * 3. a sandbox wallet takes only sandbox intents (409);
  * 4. insert the intent (collector: the wallet's, as bound now) and record the event.
  */
-export async function createTestIntent(db: Database, actor: Identity, body: CreateTestIntentBody) {
+export async function createTestIntent(
+  db: Database,
+  policy: DeliveryPolicy,
+  actor: Identity,
+  body: CreateTestIntentBody,
+) {
   const intent = await db.transaction(async (tx) => {
     const wallet = await requireWalletOwner(tx, body.wallet_id, actor);
     const seller = await walletsRepo.findSellerOfWallet(tx, wallet.id, body.seller_id);
@@ -56,15 +62,21 @@ export async function createTestIntent(db: Database, actor: Identity, body: Crea
       provider_data: (body.provider_data ?? {}) as Record<string, unknown>,
       metadata: (body.metadata ?? {}) as Record<string, unknown>,
     });
-    await recordIntentCreated(tx, row, 'testmode');
+    await recordIntentCreated(tx, row, 'testmode', policy);
     return row;
   });
   return serialize(intent);
 }
 
 /** Moves an intent as a provider notification would (same transition path, source `simulate`). */
-export async function simulateIntent(db: Database, intentId: string, actor: Identity, body: SimulateBody) {
+export async function simulateIntent(
+  db: Database,
+  policy: DeliveryPolicy,
+  intentId: string,
+  actor: Identity,
+  body: SimulateBody,
+) {
   const intent = await requireIntentOwner(db, intentId, actor);
-  const moved = await db.transaction((tx) => applyIntentStatus(tx, intent, body, 'simulate'));
+  const moved = await db.transaction((tx) => applyIntentStatus(tx, intent, body, 'simulate', policy));
   return serialize(moved.intent);
 }

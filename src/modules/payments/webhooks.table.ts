@@ -1,6 +1,7 @@
-import { boolean, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../kernel/db/columns.ts';
-import { wallets } from './payments.table.ts';
+import { paymentEvents, wallets } from './payments.table.ts';
 
 /**
  * Webhook endpoints of a wallet (contract 7.3). The signing secret (`whsec_…`) is shown once and
@@ -30,4 +31,104 @@ export const webhookEndpoints = pgTable(
   (table) => [index('webhook_endpoints_wallet_idx').on(table.wallet_id, table.created_at)],
 );
 
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event owed to one endpoint: the outbox row. It is written in the transaction that writes the
+ * event, before any attempt, so a crash can never lose it. The worker claims due rows with
+ * `FOR UPDATE SKIP LOCKED` and leases them by pushing `next_attempt_at` forward by the lease and
+ * stamping `claim_id`: a process that dies mid-attempt leaves the row due again when the lease
+ * ends, and a late result of a lost lease (its `claim_id` no longer matches) is discarded.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    event_id: uuid('event_id')
+      .notNull()
+      .references(() => paymentEvents.id),
+    endpoint_id: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    wallet_id: uuid('wallet_id')
+      .notNull()
+      .references(() => wallets.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    last_attempted_at: timestamptz('last_attempted_at'),
+    response_status: integer('response_status'),
+    response_body: text('response_body'),
+    /** Why the last attempt failed without a response (timeout, refused connection, …). */
+    last_error: text('last_error'),
+    /** When the next attempt is due (while claimed: when the lease ends); null once final. */
+    next_attempt_at: timestamptz('next_attempt_at'),
+    /** The claim holding the lease, null when not claimed. */
+    claim_id: uuid('claim_id'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (table) => [
+    // The worker's queue: only pending rows, in due order.
+    index('webhook_deliveries_due_idx').on(table.next_attempt_at).where(sql`${table.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(table.endpoint_id, table.created_at),
+    index('webhook_deliveries_event_idx').on(table.event_id),
+    check('webhook_deliveries_status_check', sql`${table.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/** Every attempt of a delivery, numbered from 1 (a number is never used twice). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    delivery_id: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    started_at: timestamptz('started_at').notNull(),
+    duration_ms: integer('duration_ms').notNull(),
+    response_status: integer('response_status'),
+    /** The first 4 KiB of the response body. */
+    response_body: text('response_body'),
+    error: text('error'),
+  },
+  (table) => [uniqueIndex('webhook_attempts_delivery_attempt_unique').on(table.delivery_id, table.attempt)],
+);
+
+export const NOTIFICATION_OUTCOMES = ['applied', 'stale', 'ignored', 'unmatched'] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/**
+ * Inbound provider notifications (contract 7.3, `POST /webhooks/{provider}`), as received:
+ * `applied` (moved an intent; `event_id` names the event), `stale` (would have moved the intent
+ * backwards: kept, intent unchanged), `ignored` (a type other than `payment`), `unmatched` (no
+ * intent or payment known yet: kept for a later replay). Duplicates are not recorded.
+ */
+export const providerNotifications = pgTable(
+  'provider_notifications',
+  {
+    id: uuid('id').primaryKey(),
+    provider: text('provider').notNull(),
+    type: text('type').notNull(),
+    /** The provider's resource id (`data.id`: the payment id for `payment`). */
+    resource_id: text('resource_id'),
+    request_id: text('request_id'),
+    outcome: text('outcome', { enum: NOTIFICATION_OUTCOMES }).notNull(),
+    /** Why it was not applied, for a human reading it later. */
+    reason: text('reason'),
+    intent_id: uuid('intent_id'),
+    event_id: uuid('event_id'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    created_at: createdAt(),
+  },
+  (table) => [
+    index('provider_notifications_resource_idx').on(table.provider, table.resource_id, table.created_at),
+    index('provider_notifications_outcome_idx').on(table.outcome, table.created_at),
+  ],
+);
+
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+export type ProviderNotificationRow = typeof providerNotifications.$inferSelect;
