@@ -42,6 +42,8 @@ export interface AppDeps {
    * overload (a busy laptop or CI machine would trip it at random). The test harness turns it off.
    */
   shedLoad?: boolean;
+  /** Run the webhook delivery worker in this process; default WEBHOOK_WORKER (true). */
+  worker?: boolean;
 }
 
 export type App = FastifyInstance;
@@ -135,7 +137,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(systemRoutes, { database: deps.database });
   await app.register(eventsModule, { db: deps.database.db, config });
   await app.register(projectsModule, { db: deps.database.db, config });
-  await app.register(paymentsModule, { db: deps.database.db, config });
+  await app.register(paymentsModule, {
+    db: deps.database.db,
+    config,
+    worker: (deps.worker ?? config.webhooks.worker) ? { listen: deps.database.listen } : undefined,
+  });
 
   return app;
 }

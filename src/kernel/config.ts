@@ -36,6 +36,11 @@ export interface Config {
     retryScheduleSeconds: number[];
     timeoutMs: number;
     allowPrivateTargets: boolean;
+    /**
+     * `WEBHOOK_WORKER` (not in the contract; default true): whether the service process runs the
+     * delivery worker. Turn it off when workers run as their own processes (`npm run worker`).
+     */
+    worker: boolean;
   };
   rateLimitPerMinute: number;
   /**
@@ -154,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
         read('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
         !isProduction,
       ),
+      worker: parseBoolean('WEBHOOK_WORKER', read('WEBHOOK_WORKER'), true),
     },
     rateLimitPerMinute: parseInteger(
       'RATE_LIMIT_PER_MINUTE',

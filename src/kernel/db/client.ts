@@ -31,8 +31,14 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** The PGlite instance when embedded (tests use it to snapshot a migrated database). */
   pglite: PGlite | undefined;
-  /** The pool when on a server (the job worker uses it for LISTEN/NOTIFY later). */
+  /** The pool when on a server. */
   pool: pg.Pool | undefined;
+  /**
+   * Calls `onNotify` for every `pg_notify(channel, …)` committed by anyone (any process on a
+   * server), and once more after a lost listening connection comes back, since notifications
+   * sent meanwhile are gone. Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -64,6 +70,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     kind: 'postgres',
     pglite: undefined,
     pool,
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     async migrate() {
       // Several processes may start at once against one database: serialize their migrations.
       const client = await pool.connect();
@@ -89,6 +96,62 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
       }
       await pool.end();
     },
+  };
+}
+
+const RELISTEN_DELAY_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries). If it drops, it is
+ * re-opened after a second, for as long as the listener is not stopped.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const reconnectLater = () => {
+    if (stopped) return;
+    retry = setTimeout(() => {
+      connect().then(onNotify, reconnectLater);
+    }, RELISTEN_DELAY_MS);
+  };
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
+    // Only a connection that got as far as listening is watched; a failed connect is the caller's.
+    const lost = () => {
+      if (current !== client) return;
+      current = undefined;
+      client.end().catch(() => {});
+      reconnectLater();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    current = client;
+    if (stopped) await client.end().catch(() => {});
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
   };
 }
 
@@ -139,6 +202,12 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     kind: 'pglite',
     pglite: client,
     pool: undefined,
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
     },

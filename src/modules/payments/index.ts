@@ -1,8 +1,10 @@
 /** The payments module's public surface: its Fastify plugin (contract 7). */
 import type { FastifyPluginAsync } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from '../../kernel/config.ts';
-import type { Database } from '../../kernel/db/client.ts';
+import type { Database, DatabaseHandle } from '../../kernel/db/client.ts';
 import { connectionRoutes } from './connections.routes.ts';
+import { DeliveryWorker } from './delivery.worker.ts';
 import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
 import { testModeRoutes } from './testmode.routes.ts';
@@ -13,7 +15,12 @@ export interface ModuleDeps {
   config: Config;
 }
 
-export const paymentsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
+export interface PaymentsModuleDeps extends ModuleDeps {
+  /** Set to run the webhook delivery worker in this process (started when the app is ready). */
+  worker?: { listen: DatabaseHandle['listen'] } | undefined;
+}
+
+export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (app, { worker, ...deps }) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
   });
@@ -23,4 +30,17 @@ export const paymentsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) 
   await app.register(intentRoutes, deps);
   await app.register(testModeRoutes, deps);
   await app.register(endpointRoutes, deps);
+
+  if (worker !== undefined) {
+    const deliveries = new DeliveryWorker({
+      db: deps.db,
+      listen: worker.listen,
+      config: deps.config,
+      logger: app.log as Logger,
+      registry: app.metrics,
+    });
+    app.addHook('onReady', () => deliveries.start());
+    // Before the database closes (main.ts closes it after the app): attempts in flight finish.
+    app.addHook('onClose', () => deliveries.stop());
+  }
 };
