@@ -38,7 +38,7 @@ export interface WorkerOptions {
 }
 
 /** Extra lease beyond the attempt timeout, for recording the result. */
-const LEASE_MARGIN_MS = 10_000;
+const LEASE_MARGIN_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
 const STOP_DEADLINE_MS = 8_000;
 const SECRET_CACHE_LIMIT = 1_000;
@@ -67,6 +67,8 @@ export class DeliveryWorker {
   /** The last claim was full: more may be due once capacity frees up. */
   private backlog = false;
   private inFlight = 0;
+  /** Attempts this worker has made (reported when it stops). */
+  private attemptsMade = 0;
   private finished: queue.AttemptOutcome[] = [];
   private gone = new Set<string>();
   private flushing = false;
@@ -123,7 +125,7 @@ export class DeliveryWorker {
       this.log.warn({ in_flight: this.inFlight }, 'webhook worker stopped with attempts in flight');
     }
     await this.sender.close().catch(() => {});
-    this.log.info('webhook worker stopped');
+    this.log.info({ attempts_made: this.attemptsMade }, 'webhook worker stopped');
   }
 
   /** Looks for due work now (coalesced: one claim loop at a time). */
@@ -166,6 +168,7 @@ export class DeliveryWorker {
         continue;
       }
       this.inFlight++;
+      this.attemptsMade++;
       void this.attempt(delivery, claimId);
     }
     if (disabled.length > 0) {

@@ -6,7 +6,7 @@ import { INTENT_STATUSES } from './payments.table.ts';
 /** The event types a subscriber may pick: one per intent status. */
 export const WEBHOOK_EVENT_TYPES = INTENT_STATUSES.map((status) => `payment.${status}` as const);
 
-const EventType = Type.Union(
+export const EventType = Type.Union(
   WEBHOOK_EVENT_TYPES.map((type) => Type.Literal(type)),
   { description: 'a payment event type (`payment.<intent status>`)' },
 );

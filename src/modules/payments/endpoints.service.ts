@@ -40,7 +40,7 @@ async function checkTarget(config: Config, url: string): Promise<void> {
 }
 
 /** The endpoint, after checking the caller owns its wallet (unknown endpoint: 404). */
-async function requireEndpoint(db: Executor, endpointId: string, actor: Identity) {
+export async function requireEndpoint(db: Executor, endpointId: string, actor: Identity) {
   const endpoint = await repo.findEndpoint(db, endpointId);
   if (endpoint === undefined) throw notFound('Webhook endpoint');
   await requireWalletOwner(db, endpoint.wallet_id, actor);

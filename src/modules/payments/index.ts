@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../kernel/db/client.ts';
 import { connectionRoutes } from './connections.routes.ts';
+import { deliveryRoutes } from './deliveries.routes.ts';
 import { DeliveryWorker } from './delivery.worker.ts';
 import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
 import { testModeRoutes } from './testmode.routes.ts';
 import { walletRoutes } from './wallets.routes.ts';
+import { webhookEventRoutes } from './webhook-events.routes.ts';
 
 export interface ModuleDeps {
   db: Database;
@@ -30,6 +32,8 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (app
   await app.register(intentRoutes, deps);
   await app.register(testModeRoutes, deps);
   await app.register(endpointRoutes, deps);
+  await app.register(webhookEventRoutes, deps);
+  await app.register(deliveryRoutes, deps);
 
   if (worker !== undefined) {
     const deliveries = new DeliveryWorker({

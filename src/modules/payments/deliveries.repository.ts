@@ -1,0 +1,146 @@
+/**
+ * SQL of the owner's view of webhook deliveries: reads, the attempts, and the manual retry. The
+ * worker's own SQL (claims, results) is in delivery-queue.repository.ts; the lease column
+ * `claim_id` is never selected here for display.
+ */
+import { and, asc, desc, eq, exists, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { notifyWorkers } from './delivery-queue.repository.ts';
+import {
+  type DeliveryStatus,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from './webhooks.table.ts';
+
+/** The columns an owner sees (no `claim_id`). */
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  endpoint_id: webhookDeliveries.endpoint_id,
+  event_id: webhookDeliveries.event_id,
+  wallet_id: webhookDeliveries.wallet_id,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  last_attempted_at: webhookDeliveries.last_attempted_at,
+  response_status: webhookDeliveries.response_status,
+  response_body: webhookDeliveries.response_body,
+  last_error: webhookDeliveries.last_error,
+  next_attempt_at: webhookDeliveries.next_attempt_at,
+  created_at: webhookDeliveries.created_at,
+  updated_at: webhookDeliveries.updated_at,
+};
+export type DeliveryView = Omit<WebhookDeliveryRow, 'claim_id'>;
+
+const attemptColumns = {
+  attempt: webhookAttempts.attempt,
+  started_at: webhookAttempts.started_at,
+  duration_ms: webhookAttempts.duration_ms,
+  response_status: webhookAttempts.response_status,
+  response_body: webhookAttempts.response_body,
+  error: webhookAttempts.error,
+};
+export type AttemptView = Omit<WebhookAttemptRow, 'id' | 'delivery_id'>;
+
+export async function findDelivery(db: Executor, id: string): Promise<DeliveryView | undefined> {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, id))
+    .limit(1);
+  return row;
+}
+
+/** The endpoint's deliveries, newest first (ids are time-ordered, so they break ties). */
+export function listDeliveriesOfEndpoint(
+  db: Executor,
+  endpointId: string,
+  status: DeliveryStatus | undefined,
+  window: Window,
+) {
+  const where = and(
+    eq(webhookDeliveries.endpoint_id, endpointId),
+    status === undefined ? undefined : eq(webhookDeliveries.status, status),
+  );
+  return pageOf<DeliveryView>(
+    window,
+    db
+      .select(deliveryColumns)
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.created_at), desc(webhookDeliveries.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(webhookDeliveries).where(where),
+  );
+}
+
+/** The delivery's attempts in the order they were made (the unique index serves it). */
+export function listAttempts(db: Executor, deliveryId: string, window: Window) {
+  const ofDelivery = eq(webhookAttempts.delivery_id, deliveryId);
+  return pageOf<AttemptView>(
+    window,
+    db
+      .select(attemptColumns)
+      .from(webhookAttempts)
+      .where(ofDelivery)
+      .orderBy(asc(webhookAttempts.attempt))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(webhookAttempts).where(ofDelivery),
+  );
+}
+
+/**
+ * Makes the delivery due now (`pending`, `next_attempt_at = now()`, `last_error` cleared) and wakes
+ * the workers, in one transaction so the notification goes out at commit, when a worker can see
+ * the row. Only when no attempt holds it (`claim_id` null) and its endpoint is enabled: the
+ * conditions sit in the UPDATE itself, so a worker claiming the row concurrently either waits for
+ * this commit (and then claims it, due) or wins the row lock first (and this matches nothing, as
+ * PostgreSQL re-checks the condition on the row it waited for). Undefined when nothing matched.
+ */
+export function retryDelivery(db: Database, id: string): Promise<DeliveryView | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', next_attempt_at: sql`now()`, last_error: null, updated_at: sql`now()` })
+      .where(
+        and(
+          eq(webhookDeliveries.id, id),
+          isNull(webhookDeliveries.claim_id),
+          exists(
+            tx
+              .select({ one: sql`1` })
+              .from(webhookEndpoints)
+              .where(
+                and(
+                  eq(webhookEndpoints.id, webhookDeliveries.endpoint_id),
+                  eq(webhookEndpoints.enabled, true),
+                ),
+              ),
+          ),
+        ),
+      )
+      .returning(deliveryColumns);
+    if (row !== undefined) await notifyWorkers(tx);
+    return row;
+  });
+}
+
+/** Why a retry matched nothing: an attempt holds the delivery, or its endpoint is disabled. */
+export async function findRetryBlockers(
+  db: Executor,
+  id: string,
+): Promise<{ isInFlight: boolean; isEndpointEnabled: boolean } | undefined> {
+  const [row] = await db
+    .select({ claim_id: webhookDeliveries.claim_id, enabled: webhookEndpoints.enabled })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
+    .where(eq(webhookDeliveries.id, id))
+    .limit(1);
+  return row === undefined
+    ? undefined
+    : { isInFlight: row.claim_id !== null, isEndpointEnabled: row.enabled };
+}
