@@ -10,8 +10,12 @@
  * - `GET /v1/payments/:id` with `Authorization: Bearer <an access token it issued>`: payments added
  *   with `addPayment()`.
  * - `failNext(status)`: the next token or payments request answers that status.
+ *
+ * `signNotification` signs an inbound notification the way Mercado Pago does, for tests of
+ * `POST /webhooks/mercadopago` (written from Mercado Pago's documentation, not from the service's
+ * verifier, so the two check each other).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -41,6 +45,8 @@ export interface MercadoPagoSimulator {
   readonly issuedTokens: string[];
   /** Token exchanges attempted (successful or not). */
   readonly exchanges: number;
+  /** Payment lookups received (successful or not). */
+  readonly paymentLookups: number;
   /** A code as the consent screen would issue it, for driving the token endpoint directly. */
   issueCode(input: { redirectUri: string; codeChallenge: string; userId?: number }): string;
   addPayment(payment: SimulatedPayment): void;
@@ -75,6 +81,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
   const payments = new Map<string, SimulatedPayment>();
   const issuedTokens: string[] = [];
   let exchanges = 0;
+  let paymentLookups = 0;
   let nextUserId = 202_800_000;
   let failStatus: number | undefined;
   let deny = false;
@@ -157,6 +164,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
 
     const payment = /^\/v1\/payments\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'GET' && payment !== null) {
+      paymentLookups++;
       if (failing !== undefined) {
         failStatus = undefined;
         return json(response, failing, { message: 'simulated failure' });
@@ -189,6 +197,9 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
     get exchanges() {
       return exchanges;
     },
+    get paymentLookups() {
+      return paymentLookups;
+    },
     issueCode,
     addPayment(value) {
       payments.set(value.id, value);
@@ -205,4 +216,30 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+export interface NotificationSignatureInput {
+  secret: string;
+  /** `data.id` as sent (query string, else body); left out of the manifest when absent. */
+  dataId?: string | undefined;
+  /** The `x-request-id` header; left out of the manifest when absent. */
+  requestId?: string | undefined;
+  /** Unix seconds (Mercado Pago has also sent milliseconds); now by default. */
+  ts?: number | string;
+}
+
+/**
+ * The `x-signature` header Mercado Pago sends: `ts=<ts>,v1=<hex HMAC-SHA256>` of the manifest
+ * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`, an alphanumeric id lower-cased, absent values
+ * left out.
+ */
+export function signNotification(input: NotificationSignatureInput): string {
+  const ts = String(input.ts ?? Math.floor(Date.now() / 1000));
+  let manifest = '';
+  if (input.dataId !== undefined) {
+    manifest += `id:${/^[a-z0-9]+$/i.test(input.dataId) ? input.dataId.toLowerCase() : input.dataId};`;
+  }
+  if (input.requestId !== undefined) manifest += `request-id:${input.requestId};`;
+  manifest += `ts:${ts};`;
+  return `ts=${ts},v1=${createHmac('sha256', input.secret).update(manifest).digest('hex')}`;
 }

@@ -8,6 +8,7 @@ import { deliveryRoutes } from './deliveries.routes.ts';
 import { DeliveryWorker } from './delivery.worker.ts';
 import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
+import { notificationRoutes } from './notifications.routes.ts';
 import { testModeRoutes } from './testmode.routes.ts';
 import { walletRoutes } from './wallets.routes.ts';
 import { webhookEventRoutes } from './webhook-events.routes.ts';
@@ -34,6 +35,7 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (app
   await app.register(endpointRoutes, deps);
   await app.register(webhookEventRoutes, deps);
   await app.register(deliveryRoutes, deps);
+  await app.register(notificationRoutes, deps);
 
   if (worker !== undefined) {
     const deliveries = new DeliveryWorker({

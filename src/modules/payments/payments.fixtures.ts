@@ -1,12 +1,14 @@
 /**
  * Shared helpers of the payments tests: a test app with an owner and an outsider, wallets, test
- * sellers and test intents made through the API, and reads of the stored payment events.
+ * sellers and test intents made through the API, reads of the stored payment events, and sellers
+ * connected through the real OAuth flow against the Mercado Pago simulator.
  */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { asc, eq } from 'drizzle-orm';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { MercadoPagoSimulator } from '../../../test/mercadopago-simulator.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
 import { collectors, paymentEvents } from './payments.table.ts';
 
@@ -161,4 +163,42 @@ export function paymentsFixtures(team: () => PaymentsTeam) {
       return id;
     },
   };
+}
+
+/** The OAuth application the simulator is started with (`startMercadoPagoSimulator(SIM_CLIENT)`). */
+export const SIM_CLIENT = { clientId: 'sim-client', clientSecret: 'sim-secret' };
+/** Only the redirect URI is built from it: nothing listens there (the callback is injected). */
+export const SIM_PUBLIC_BASE_URL = 'http://127.0.0.1:8080';
+
+/** The environment of a test app whose Mercado Pago is `sim`. */
+export const simulatorEnv = (sim: MercadoPagoSimulator): Record<string, string> => ({
+  MERCADOPAGO_CLIENT_ID: SIM_CLIENT.clientId,
+  MERCADOPAGO_CLIENT_SECRET: SIM_CLIENT.clientSecret,
+  MERCADOPAGO_AUTH_URL: sim.url,
+  MERCADOPAGO_API_URL: sim.url,
+  PUBLIC_BASE_URL: SIM_PUBLIC_BASE_URL,
+});
+
+/**
+ * A seller of `walletId` with real simulator credentials, made by the whole OAuth flow: connect,
+ * the consent at the simulator (real HTTP), the callback. Returns the seller id; its access token
+ * is the simulator's latest (`sim.issuedTokens.at(-1)`).
+ */
+export async function connectSeller(t: TestApp, by: TestUser, walletId: string): Promise<string> {
+  const { url } = expectOk(
+    await t.post('/providers/mercadopago/connect', {
+      token: by.token,
+      body: { flow: 'seller', final_redirect_url: 'https://app.example.com/sellers', wallet_id: walletId },
+    }),
+    200,
+    'payments',
+  );
+  const consent = await fetch(url, { redirect: 'manual' });
+  assert.equal(consent.status, 302);
+  const callback = new URL(consent.headers.get('location')!);
+  const answer = await t.get(`${callback.pathname}${callback.search}`);
+  assert.equal(answer.status, 302, answer.text);
+  const back = new URL(answer.headers.location as string);
+  assert.equal(back.searchParams.get('status'), 'connected', back.toString());
+  return back.searchParams.get('credential_id')!;
 }

@@ -4,7 +4,14 @@ import { notFound } from '../../../kernel/http/errors.ts';
 import { createMercadoPagoProvider } from './mercadopago/mercadopago.provider.ts';
 import type { PaymentProvider } from './provider.ts';
 
-export type { MappedStatus, PaymentProvider, ProviderPayment, ProviderTokens } from './provider.ts';
+export type {
+  InboundNotification,
+  MappedStatus,
+  PaymentProvider,
+  ProviderNotification,
+  ProviderPayment,
+  ProviderTokens,
+} from './provider.ts';
 
 export function providerFor(slug: string, config: Config): PaymentProvider {
   if (slug === 'mercadopago') return createMercadoPagoProvider(config.mercadopago);

@@ -34,6 +34,27 @@ export interface ProviderPayment {
   raw: Record<string, unknown>;
 }
 
+/** An inbound provider notification as the route received it (contract 7.3). */
+export interface InboundNotification {
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed query string (`data.id` is one key: the parser does not nest dotted names). */
+  query: Record<string, unknown>;
+  /** The parsed JSON body, undefined when none was sent. */
+  body: unknown;
+}
+
+/** What an authenticated notification names. The provider is then asked, never the notification. */
+export interface ProviderNotification {
+  /** The provider's notification type as sent (`payment`, `merchant_order`, …), `unknown` if none. */
+  type: string;
+  /** Whether it reports a change of a payment (the only kind the service processes). */
+  isPayment: boolean;
+  /** The resource it names (the payment id for a payment), as sent. */
+  resourceId: string | undefined;
+  /** The provider's id of this delivery, kept for tracing. */
+  requestId: string | undefined;
+}
+
 export interface MappedStatus {
   status: IntentStatus;
   statusDetail: IntentStatusDetail | null;
@@ -46,7 +67,14 @@ export interface PaymentProvider {
   /** The consent URL the user is sent to. */
   authorizeUrl(input: AuthorizeInput): string;
   exchangeCode(input: ExchangeInput): Promise<ProviderTokens>;
-  fetchPayment(accessToken: string, id: string): Promise<ProviderPayment>;
+  /** The payment, or undefined when the provider does not know it (404); any other failure is a 502. */
+  fetchPayment(accessToken: string, id: string): Promise<ProviderPayment | undefined>;
+  /**
+   * Authenticates an inbound notification and reads what it names, without any I/O: 503
+   * SERVICE_UNAVAILABLE when the provider's webhook secret is not configured (fail closed), 401
+   * UNAUTHORIZED for a missing, malformed, wrong or expired signature.
+   */
+  verifyNotification(input: InboundNotification, now?: number): ProviderNotification;
   /** The provider's status and detail in the intent vocabulary (contract 7.2, 7.3 step 3). */
   mapStatus(status: string, statusDetail: string | null | undefined): MappedStatus;
 }

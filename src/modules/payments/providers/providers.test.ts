@@ -91,7 +91,7 @@ describe('mercadopago adapter', () => {
     });
   });
 
-  it('exchanges a code (single use) and fetches a payment with the access token', async () => {
+  it('exchanges a code (single use) and fetches a payment with the access token (unknown: undefined)', async () => {
     const { code, tokens: pending } = await exchange();
     const tokens = await pending;
     assert.equal(tokens.providerUserId, '4242');
@@ -105,7 +105,7 @@ describe('mercadopago adapter', () => {
     );
 
     sim.addPayment({ id: '1234567', status: 'rejected', status_detail: 'cc_rejected_insufficient_amount' });
-    const payment = await provider.fetchPayment(tokens.accessToken, '1234567');
+    const payment = (await provider.fetchPayment(tokens.accessToken, '1234567'))!;
     assert.equal(payment.id, '1234567');
     assert.equal(payment.status, 'rejected');
     assert.equal(payment.statusDetail, 'cc_rejected_insufficient_amount');
@@ -113,7 +113,8 @@ describe('mercadopago adapter', () => {
       status: 'rejected',
       statusDetail: 'insufficient_funds',
     });
-    await expectBadGateway(provider.fetchPayment(tokens.accessToken, '999'), tokens.accessToken);
+    // A payment the provider does not know is an answer (undefined), not an outage.
+    assert.equal(await provider.fetchPayment(tokens.accessToken, '999'), undefined);
     await expectBadGateway(provider.fetchPayment('APP_USR-forged', '1234567'), 'APP_USR-forged');
   });
 
@@ -140,7 +141,7 @@ describe('mercadopago adapter', () => {
     await expectBadGateway(provider.fetchPayment(tokens.accessToken, '1'), tokens.accessToken);
     sim.failNext(503);
     await expectBadGateway((await exchange()).tokens);
-    assert.equal((await provider.fetchPayment(tokens.accessToken, '1')).status, 'approved');
+    assert.equal((await provider.fetchPayment(tokens.accessToken, '1'))?.status, 'approved');
 
     const down = providerFor('mercadopago', configFor('http://127.0.0.1:9'));
     await expectBadGateway(down.fetchPayment(tokens.accessToken, '1'), tokens.accessToken);
