@@ -43,7 +43,11 @@ export async function childEnv(databaseUrl: string, extra: Record<string, string
   };
 }
 
-function startChild(script: string, env: Record<string, string>, ready: (line: Record<string, unknown>) => boolean) {
+function startChild(
+  script: string,
+  env: Record<string, string>,
+  ready: (line: Record<string, unknown>) => boolean,
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env,
@@ -73,7 +77,9 @@ function startChild(script: string, env: Record<string, string>, ready: (line: R
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    void exited.then((code) => reject(new Error(`${script} exited (${code}) before it was ready: ${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`${script} exited (${code}) before it was ready: ${stderr}`)),
+    );
   });
   const handle: Child = {
     process: child,
@@ -126,6 +132,10 @@ export async function startService(env: Record<string, string>): Promise<Child &
 
 /** `src/worker.ts`, resolved once its worker has started. */
 export async function startWorker(env: Record<string, string>): Promise<Child> {
-  const { handle, started } = startChild('src/worker.ts', env, (line) => line.msg === 'webhook worker started');
+  const { handle, started } = startChild(
+    'src/worker.ts',
+    env,
+    (line) => line.msg === 'webhook worker started',
+  );
   return whenReady(started, handle, 'worker');
 }

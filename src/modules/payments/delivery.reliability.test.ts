@@ -31,7 +31,8 @@ function client(baseUrl: string, token: string) {
       body: body === undefined ? null : JSON.stringify(body),
     });
     const json = (await response.json()) as { data: Record<string, string> };
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json.data;
   };
 }
