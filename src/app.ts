@@ -138,9 +138,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(eventsModule, { db: deps.database.db, config });
   await app.register(projectsModule, { db: deps.database.db, config });
   await app.register(paymentsModule, {
-    db: deps.database.db,
+    database: deps.database,
     config,
-    worker: (deps.worker ?? config.webhooks.worker) ? { listen: deps.database.listen } : undefined,
+    runWorker: deps.worker ?? config.webhooks.worker,
   });
 
   return app;

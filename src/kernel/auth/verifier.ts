@@ -1,7 +1,8 @@
 /**
  * Bearer token verification (contract section 2): Ed25519 JWTs only (`algorithms` pinned to
  * EdDSA), issuer and audience when configured, keys from a JWKS URL, from static keys, or from the
- * development key pair.
+ * development key pair. Accepted tokens are remembered for a while (verified-tokens.ts) because
+ * clients reuse one token for many requests and the signature check dominated the auth cost.
  */
 import {
   createLocalJWKSet,
@@ -15,6 +16,7 @@ import {
 } from 'jose';
 import { UUID_PATTERN } from '../db/ids.ts';
 import { AppError, unauthorized } from '../http/errors.ts';
+import { VerifiedTokenCache } from './verified-tokens.ts';
 
 export interface Identity {
   userId: string;
@@ -38,6 +40,17 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export interface VerifierOptions {
   /** Minimum time between two JWKS fetches (an unknown `kid` triggers one). Default one minute. */
   jwksCooldownMs?: number;
+  /** How many accepted tokens are remembered (0 turns the cache off). Default 10,000. */
+  cacheMaxEntries?: number;
+  /**
+   * Longest time an accepted token is trusted without checking it again, whatever its `exp`.
+   * Default 5 minutes: a signing key removed from the JWKS stops working for tokens already seen
+   * within this long after jose's own copy of the key set is refreshed (jose keeps a fetched set
+   * for up to 10 minutes, or re-fetches sooner for an unknown `kid`).
+   */
+  cacheMaxAgeMs?: number;
+  /** Current time in epoch milliseconds, for claim checks and cache expiry. Default Date.now. */
+  now?: () => number;
 }
 
 export async function createVerifier(
@@ -45,19 +58,35 @@ export async function createVerifier(
   options: VerifierOptions = {},
 ): Promise<TokenVerifier> {
   const keys = await resolveKeys(source, options.jwksCooldownMs ?? 60_000);
+  const now = options.now ?? Date.now;
   const verifyOptions = {
     algorithms: ['EdDSA'],
     ...(source.issuer === undefined ? {} : { issuer: source.issuer }),
     ...(source.audience === undefined ? {} : { audience: source.audience }),
   };
+  // Per verifier, never shared: an entry is only valid under the issuer, audience and keys above.
+  const verified = new VerifiedTokenCache({
+    maxEntries: options.cacheMaxEntries ?? 10_000,
+    maxAgeMs: options.cacheMaxAgeMs ?? 5 * 60_000,
+    now,
+  });
 
   return {
     async verify(token) {
+      const remembered = verified.get(token);
+      if (remembered !== undefined) return remembered;
+
+      // One instant for jose's exp/nbf checks and for the cache entry, so the entry cannot
+      // outlive what jose accepted.
+      const verifiedAt = now();
       let payload: JWTPayload | undefined;
       let lastError: unknown;
       for (const key of keys) {
         try {
-          ({ payload } = await jwtVerify(token, key, verifyOptions));
+          ({ payload } = await jwtVerify(token, key, {
+            ...verifyOptions,
+            currentDate: new Date(verifiedAt),
+          }));
           break;
         } catch (error) {
           lastError = error;
@@ -65,7 +94,11 @@ export async function createVerifier(
         }
       }
       if (payload === undefined) throw verificationError(lastError);
-      return identityFrom(payload);
+      // Only a fully accepted token (signature, claims and identity) is remembered; every refusal
+      // above throws before this point. Frozen because the same object is handed to many requests.
+      const identity = Object.freeze(identityFrom(payload));
+      verified.set(token, identity, payload.exp, verifiedAt);
+      return identity;
     },
   };
 }

@@ -39,6 +39,12 @@ export interface DatabaseHandle {
    * sent meanwhile are gone. Resolves to a function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * A `Database` with connections of its own (a server: a separate pool of `poolSize`), so a
+   * background job never waits behind request transactions for a connection. The embedded
+   * database has one connection: the same `db`.
+   */
+  dedicated(poolSize: number): { db: Database; close(): Promise<void> };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -58,12 +64,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return openPglite(options);
 }
 
-function openPostgres(url: string, poolSize: number): DatabaseHandle {
+function newPool(url: string, poolSize: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection emits 'error' on the pool; without a listener that
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => {});
   pool.on('connect', coalesceWrites);
+  return pool;
+}
+
+function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pool = newPool(url, poolSize);
   const db = drizzlePg(pool) as unknown as Database;
   return {
     db,
@@ -71,6 +82,15 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     pglite: undefined,
     pool,
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    dedicated(size) {
+      const own = newPool(url, size);
+      return {
+        db: drizzlePg(own) as unknown as Database,
+        close: async () => {
+          if (!own.ended) await own.end();
+        },
+      };
+    },
     async migrate() {
       // Several processes may start at once against one database: serialize their migrations.
       const client = await pool.connect();
@@ -202,6 +222,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     kind: 'pglite',
     pglite: client,
     pool: undefined,
+    dedicated: () => ({ db, close: async () => {} }),
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channel, () => onNotify());
       return async () => {
@@ -224,4 +245,23 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+interface DrizzleInternals {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  $client?: unknown;
+}
+
+/**
+ * `queryRows` as a named prepared statement on a server: parsed and planned once per connection
+ * instead of on every call, which matters for a hot, many-part statement. `name` must always go
+ * with the same SQL text. Embedded (and inside a transaction) it is a plain `queryRows`.
+ */
+export async function queryRowsPrepared<T>(db: Executor, name: string, query: SQL): Promise<T[]> {
+  const internals = db as unknown as DrizzleInternals;
+  const client = internals.$client;
+  if (!(client instanceof pg.Pool)) return queryRows<T>(db, query);
+  const { sql: text, params } = internals.dialect.sqlToQuery(query);
+  const result = await client.query({ name, text, values: params });
+  return result.rows as T[];
 }

@@ -20,7 +20,7 @@ import { open } from '../../kernel/secret-box.ts';
 import { nextAttemptDelay } from './delivery.schedule.ts';
 import { createSender, type Sender } from './delivery.sender.ts';
 import * as queue from './delivery-queue.repository.ts';
-import { DELIVERY_CHANNEL } from './outbox.ts';
+import { DELIVERY_CHANNEL, type LocalOutbox } from './outbox.ts';
 
 export interface WorkerOptions {
   db: Database;
@@ -35,6 +35,8 @@ export interface WorkerOptions {
   batchSize?: number;
   /** How often due retries are looked for without a notification. */
   pollMs?: number;
+  /** Wake-ups from writers in this process (they call `wake()` after commit). */
+  outbox?: LocalOutbox | undefined;
 }
 
 /** Extra lease beyond the attempt timeout, for recording the result. */
@@ -74,6 +76,7 @@ export class DeliveryWorker {
   private flushing = false;
   private poll: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  private unsubscribe: (() => void) | undefined;
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: WorkerOptions) {
@@ -95,6 +98,7 @@ export class DeliveryWorker {
     if (this.running) return;
     this.running = true;
     this.unlisten = await this.options.listen(DELIVERY_CHANNEL, () => this.wake());
+    this.unsubscribe = this.options.outbox?.subscribe(() => this.wake());
     this.poll = setInterval(() => this.wake(), this.pollMs);
     this.poll.unref();
     this.wake();
@@ -110,6 +114,7 @@ export class DeliveryWorker {
     if (!this.running) return;
     this.running = false;
     clearInterval(this.poll);
+    this.unsubscribe?.();
     await this.unlisten?.().catch(() => {});
     const idle = new Promise<void>((resolve) => {
       if (this.inFlight === 0) resolve();

@@ -6,9 +6,11 @@ import type { Database, DatabaseHandle } from '../../kernel/db/client.ts';
 import { connectionRoutes } from './connections.routes.ts';
 import { deliveryRoutes } from './deliveries.routes.ts';
 import { DeliveryWorker } from './delivery.worker.ts';
+import { notifyWorkers } from './delivery-queue.repository.ts';
 import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
 import { notificationRoutes } from './notifications.routes.ts';
+import { createOutbox, type Outbox } from './outbox.ts';
 import { testModeRoutes } from './testmode.routes.ts';
 import { walletRoutes } from './wallets.routes.ts';
 import { webhookEventRoutes } from './webhook-events.routes.ts';
@@ -16,18 +18,34 @@ import { webhookEventRoutes } from './webhook-events.routes.ts';
 export interface ModuleDeps {
   db: Database;
   config: Config;
+  /** Where writers of payment events wake the delivery workers. */
+  outbox: Outbox;
 }
 
-export interface PaymentsModuleDeps extends ModuleDeps {
-  /** Set to run the webhook delivery worker in this process (started when the app is ready). */
-  worker?: { listen: DatabaseHandle['listen'] } | undefined;
+export interface PaymentsModuleDeps {
+  database: DatabaseHandle;
+  config: Config;
+  /** Run the webhook delivery worker in this process (started when the app is ready). */
+  runWorker: boolean;
 }
 
-export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (app, { worker, ...deps }) => {
+/** Connections of the in-process worker's own pool, so claims never queue behind requests. */
+const WORKER_POOL_SIZE = 3;
+
+export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
+  app,
+  { database, config, runWorker },
+) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
   });
-  // Route plugins are registered here.
+  const db = database.db;
+  // On a server, workers of other processes learn of new work by NOTIFY; embedded, there are none.
+  const outbox = createOutbox(
+    config.webhooks.retryScheduleSeconds,
+    database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
+  );
+  const deps: ModuleDeps = { db, config, outbox };
   await app.register(connectionRoutes, deps);
   await app.register(walletRoutes, deps);
   await app.register(intentRoutes, deps);
@@ -37,16 +55,21 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (app
   await app.register(deliveryRoutes, deps);
   await app.register(notificationRoutes, deps);
 
-  if (worker !== undefined) {
-    const deliveries = new DeliveryWorker({
-      db: deps.db,
-      listen: worker.listen,
-      config: deps.config,
+  if (runWorker) {
+    const pool = database.dedicated(WORKER_POOL_SIZE);
+    const worker = new DeliveryWorker({
+      db: pool.db,
+      listen: database.listen,
+      config,
       logger: app.log as Logger,
       registry: app.metrics,
+      outbox,
     });
-    app.addHook('onReady', () => deliveries.start());
+    app.addHook('onReady', () => worker.start());
     // Before the database closes (main.ts closes it after the app): attempts in flight finish.
-    app.addHook('onClose', () => deliveries.stop());
+    app.addHook('onClose', async () => {
+      await worker.stop();
+      await pool.close();
+    });
   }
 };

@@ -11,13 +11,7 @@ import {
   paymentEvents,
 } from './payments.table.ts';
 
-export type NewIntent = typeof intents.$inferInsert;
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
-
-export async function insertIntent(db: Executor, values: NewIntent): Promise<IntentRow> {
-  const [row] = await db.insert(intents).values(values).returning();
-  return row!;
-}
 
 export async function findIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
   const [row] = await db.select().from(intents).where(eq(intents.id, id)).limit(1);

@@ -9,7 +9,7 @@ import * as intents from './intents.service.ts';
 
 const tags = ['payments'];
 
-export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, outbox }) => {
   app.get(
     '/wallets/:wallet_id/intents',
     {
@@ -75,9 +75,6 @@ export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       },
     },
     async (request) =>
-      ok(
-        request,
-        await intents.cancelIntent(db, config.webhooks, request.params.intent_id, actorOf(request)),
-      ),
+      ok(request, await intents.cancelIntent(db, outbox, request.params.intent_id, actorOf(request))),
   );
 };

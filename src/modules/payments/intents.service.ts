@@ -7,7 +7,7 @@ import { serialize } from '../../kernel/http/respond.ts';
 import { requireWalletOwner } from './access.ts';
 import * as repo from './intents.repository.ts';
 import { applyIntentStatus } from './intents.transitions.ts';
-import type { DeliveryPolicy } from './outbox.ts';
+import type { Outbox } from './outbox.ts';
 import type { IntentRow, IntentStatus } from './payments.table.ts';
 
 /** The intent, if the caller owns its wallet: unknown 404, anyone else's 403. */
@@ -39,10 +39,11 @@ export async function getIntent(db: Database, intentId: string, actor: Identity)
 }
 
 /** Cancels a `pending` or `processing` intent; any other status is a 409 (the transition rule). */
-export async function cancelIntent(db: Database, policy: DeliveryPolicy, intentId: string, actor: Identity) {
+export async function cancelIntent(db: Database, outbox: Outbox, intentId: string, actor: Identity) {
   const intent = await requireIntentOwner(db, intentId, actor);
   const moved = await db.transaction((tx) =>
-    applyIntentStatus(tx, intent, { status: 'cancelled', status_detail: null }, 'cancel', policy),
+    applyIntentStatus(tx, intent, { status: 'cancelled', status_detail: null }, 'cancel', outbox),
   );
+  if (moved.queued > 0) outbox.wake();
   return serialize(moved.intent);
 }

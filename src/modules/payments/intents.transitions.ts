@@ -4,11 +4,25 @@
  * the event's deliveries beside it, inside the caller's transaction (the outbox: the change, its
  * event and its deliveries commit together or not at all).
  */
-import type { Executor } from '../../kernel/db/client.ts';
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRowsPrepared } from '../../kernel/db/client.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
 import { conflict } from '../../kernel/http/errors.ts';
 import * as repo from './intents.repository.ts';
-import { type DeliveryPolicy, enqueueDeliveries } from './outbox.ts';
+import { enqueueDeliveries, insertDeliveries, type Outbox } from './outbox.ts';
+
+/** What the transitions need of the outbox (waking the workers is the caller's, after commit). */
+type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'>;
+
+/** What an intent is, before the database adds its timestamps. */
+export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
+
+/** An event written, and how many deliveries it queued (wake the workers when any). */
+export interface RecordedEvent {
+  event: PaymentEventRow;
+  queued: number;
+}
+
 import type { IntentRow, IntentStatus, IntentStatusDetail, PaymentEventRow } from './payments.table.ts';
 
 /** What produced a change: `testmode`, `simulate`, `cancel`, or a provider slug. */
@@ -31,7 +45,7 @@ export function canTransition(from: IntentStatus, to: IntentStatus): boolean {
 }
 
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
-export function eventPayload(eventId: string, intent: IntentRow): Record<string, unknown> {
+export function eventPayload(eventId: string, intent: IntentFields): Record<string, unknown> {
   const transactionId = intent.provider_data?.transaction_id;
   return {
     event_id: eventId,
@@ -54,7 +68,7 @@ async function recordEvent(
   intent: IntentRow,
   source: EventSource,
   policy: DeliveryPolicy,
-): Promise<PaymentEventRow> {
+): Promise<RecordedEvent> {
   const id = uuidv7();
   const event = await repo.insertPaymentEvent(tx, {
     id,
@@ -64,18 +78,50 @@ async function recordEvent(
     source,
     payload: eventPayload(id, intent),
   });
-  await enqueueDeliveries(tx, event, policy);
-  return event;
+  return { event, queued: await enqueueDeliveries(tx, event, policy) };
 }
 
-/** Records the `payment.<status>` event of a newly created intent (same transaction). */
-export function recordIntentCreated(
-  tx: Executor,
-  intent: IntentRow,
+/**
+ * Creates an intent with its `payment.<status>` event and the event's deliveries in one statement
+ * (atomic without a transaction, and one round trip: intent creation is the hot write of test
+ * mode). Every column but the timestamps is what was sent, so the row is rebuilt from the values
+ * and the timestamps the statement answers.
+ */
+export async function createIntent(
+  db: Executor,
+  values: IntentFields,
   source: EventSource,
   policy: DeliveryPolicy,
-) {
-  return recordEvent(tx, intent, source, policy);
+): Promise<{ intent: IntentRow; queued: number }> {
+  const eventId = uuidv7();
+  const type = `payment.${values.status}`;
+  const [row] = await queryRowsPrepared<{ created_ms: number; queued: number }>(
+    db,
+    'create_intent_with_event',
+    sql`
+      with intent as (
+        insert into intents (id, wallet_id, seller_id, collector_id, amount_cents, currency, sandbox,
+                             provider, status, status_detail, provider_data, metadata)
+        values (${values.id}, ${values.wallet_id}, ${values.seller_id}, ${values.collector_id},
+                ${values.amount_cents}, ${values.currency}, ${values.sandbox}, ${values.provider},
+                ${values.status}, ${values.status_detail}, ${JSON.stringify(values.provider_data)}::jsonb,
+                ${JSON.stringify(values.metadata)}::jsonb)
+        returning id, wallet_id, created_at
+      ),
+      event as (
+        insert into payment_events (id, wallet_id, intent_id, type, source, payload)
+        select ${eventId}, wallet_id, id, ${type}, ${source},
+               ${JSON.stringify(eventPayload(eventId, values))}::jsonb
+        from intent
+        returning id, wallet_id, type
+      ),
+      queued as (${insertDeliveries(sql`event`, policy)})
+      select (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
+             (select count(*)::int from queued) as queued
+      from intent`,
+  );
+  const createdAt = new Date(Number(row!.created_ms));
+  return { intent: { ...values, created_at: createdAt, updated_at: createdAt }, queued: Number(row!.queued) };
 }
 
 /**
@@ -90,7 +136,7 @@ export async function applyIntentStatus(
   change: StatusChange,
   source: EventSource,
   policy: DeliveryPolicy,
-): Promise<{ intent: IntentRow; event: PaymentEventRow }> {
+): Promise<RecordedEvent & { intent: IntentRow }> {
   const refuse = (from: IntentStatus) =>
     conflict(`An intent cannot move from ${from} to ${change.status}`, { from, to: change.status });
   if (!canTransition(intent.status, change.status)) throw refuse(intent.status);
@@ -102,5 +148,5 @@ export async function applyIntentStatus(
     const now = await repo.findIntent(tx, intent.id);
     throw refuse(now?.status ?? intent.status);
   }
-  return { intent: moved, event: await recordEvent(tx, moved, source, policy) };
+  return { intent: moved, ...(await recordEvent(tx, moved, source, policy)) };
 }

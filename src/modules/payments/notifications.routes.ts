@@ -15,7 +15,10 @@ import * as notifications from './notifications.service.ts';
 
 const tags = ['payments'];
 
-export const notificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const notificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
+  app,
+  { db, config, outbox },
+) => {
   app.post(
     '/webhooks/:provider',
     {
@@ -57,7 +60,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
     async (request) =>
       ok(
         request,
-        await notifications.receiveNotification(db, config, request.params.provider, {
+        await notifications.receiveNotification(db, config, outbox, request.params.provider, {
           headers: request.headers,
           query: request.query,
           body: request.body,

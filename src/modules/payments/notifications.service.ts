@@ -16,7 +16,7 @@ import { openCredentials } from './credentials.ts';
 import * as intentsRepo from './intents.repository.ts';
 import { applyIntentStatus, canTransition, type StatusChange } from './intents.transitions.ts';
 import * as repo from './notifications.repository.ts';
-import type { DeliveryPolicy } from './outbox.ts';
+import type { Outbox } from './outbox.ts';
 import type { IntentRow } from './payments.table.ts';
 import { providerFor } from './providers/index.ts';
 import type { InboundNotification, ProviderNotification } from './providers/provider.ts';
@@ -62,6 +62,7 @@ const receipt = (outcome: ReceivedOutcome, eventId?: string): NotificationReceip
 export async function receiveNotification(
   db: Database,
   config: Config,
+  outbox: Outbox,
   slug: string,
   input: InboundNotification,
 ): Promise<NotificationReceipt> {
@@ -103,7 +104,7 @@ export async function receiveNotification(
   const mapped = provider.mapStatus(payment.status, payment.statusDetail);
   return settleNotification(
     db,
-    config.webhooks,
+    outbox,
     intent,
     { status: mapped.status, status_detail: mapped.statusDetail },
     record,
@@ -124,7 +125,7 @@ export async function receiveNotification(
  */
 export async function settleNotification(
   db: Database,
-  policy: DeliveryPolicy,
+  outbox: Outbox,
   intent: IntentRow,
   change: StatusChange,
   record: NotificationRecord,
@@ -143,8 +144,8 @@ export async function settleNotification(
       return receipt('stale');
     }
     try {
-      const eventId = await db.transaction(async (tx) => {
-        const { event } = await applyIntentStatus(tx, current, change, record.provider, policy);
+      const { eventId, queued } = await db.transaction(async (tx) => {
+        const { event, queued } = await applyIntentStatus(tx, current, change, record.provider, outbox);
         await repo.insertNotification(tx, {
           ...record,
           id: uuidv7(),
@@ -152,8 +153,9 @@ export async function settleNotification(
           intent_id: current.id,
           event_id: event.id,
         });
-        return event.id;
+        return { eventId: event.id, queued };
       });
+      if (queued > 0) outbox.wake();
       return receipt('applied', eventId);
     } catch (error) {
       const isLostRace = error instanceof AppError && error.code === 'CONFLICT';

@@ -25,7 +25,7 @@ import { connectSeller, UUID_V7 } from './payments.fixtures.ts';
 import { sellers } from './payments.table.ts';
 import { providerNotifications, webhookDeliveries } from './webhooks.table.ts';
 
-const POLICY = { retryScheduleSeconds: [0] };
+const POLICY = { retryScheduleSeconds: [0], wake: () => {} };
 
 describe('POST /webhooks/{provider}: outcomes', () => {
   const bench = useNotificationsBench();

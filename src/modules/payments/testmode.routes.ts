@@ -22,7 +22,7 @@ import { SELLER_EXAMPLE, Seller } from './wallets.schemas.ts';
 
 const tags = ['payments'];
 
-export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config, outbox }) => {
   app.addHook('onRequest', async () => {
     if (!config.testMode) throw new AppError('SERVICE_UNAVAILABLE', 'Test mode is off on this server');
   });
@@ -67,11 +67,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       },
     },
     async (request, reply) =>
-      created(
-        request,
-        reply,
-        await testmode.createTestIntent(db, config.webhooks, actorOf(request), request.body),
-      ),
+      created(request, reply, await testmode.createTestIntent(db, outbox, actorOf(request), request.body)),
   );
 
   app.post(
@@ -95,13 +91,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
     async (request) =>
       ok(
         request,
-        await testmode.simulateIntent(
-          db,
-          config.webhooks,
-          request.params.intent_id,
-          actorOf(request),
-          request.body,
-        ),
+        await testmode.simulateIntent(db, outbox, request.params.intent_id, actorOf(request), request.body),
       ),
   );
 };
