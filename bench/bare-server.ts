@@ -5,16 +5,13 @@
  * can be read as a ratio instead of an absolute number that depends on the hardware.
  *
  * Usage: node --import tsx bench/bare-server.ts <routes.json> <port>
- * where routes.json is `[{ "path": "/bare/x", "body": "<the JSON text>" }, …]`.
- * `GET /__ready` answers once it listens.
+ * where routes.json is `[{ "method"?: "POST", "path": "/bare/x", "status"?: 201, "body": "<the JSON
+ * text>" }, …]` (see `BareRoute` in bench/lib.ts). A POST route parses the JSON body it is sent
+ * (Fastify's own parser) and ignores it. `GET /__ready` answers once it listens.
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
-
-interface BareRoute {
-  path: string;
-  body: string;
-}
+import type { BareRoute } from './lib.ts';
 
 const [routesFile, portText] = process.argv.slice(2);
 if (routesFile === undefined || portText === undefined) {
@@ -30,8 +27,15 @@ app.get('/__ready', (_request, reply) => {
 for (const route of routes) {
   // The body is sent as the already-serialized text: the cheapest answer Fastify can give, which
   // is the point of a ceiling.
-  app.get(route.path, (_request, reply) => {
-    reply.type('application/json; charset=utf-8').send(route.body);
+  app.route({
+    method: route.method ?? 'GET',
+    url: route.path,
+    handler: (_request, reply) => {
+      reply
+        .code(route.status ?? 200)
+        .type('application/json; charset=utf-8')
+        .send(route.body);
+    },
   });
 }
 
