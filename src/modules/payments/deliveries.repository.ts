@@ -1,9 +1,9 @@
 /**
  * SQL of the owner's view of webhook deliveries: reads, the attempts, and the manual retry. The
- * worker's own SQL (claims, results) is in delivery-queue.repository.ts; the lease column
- * `claim_id` is never selected here for display.
+ * worker's own SQL (claims, results) is in delivery-queue.repository.ts; the lease columns
+ * (`claim_id`, `leased_until`) are never selected here for display.
  */
-import { and, asc, desc, eq, exists, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, not, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
 import { notifyWorkers } from './delivery-queue.repository.ts';
@@ -16,7 +16,7 @@ import {
   webhookEndpoints,
 } from './webhooks.table.ts';
 
-/** The columns an owner sees (no `claim_id`). */
+/** The columns an owner sees (no lease). */
 const deliveryColumns = {
   id: webhookDeliveries.id,
   endpoint_id: webhookDeliveries.endpoint_id,
@@ -32,7 +32,10 @@ const deliveryColumns = {
   created_at: webhookDeliveries.created_at,
   updated_at: webhookDeliveries.updated_at,
 };
-export type DeliveryView = Omit<WebhookDeliveryRow, 'claim_id'>;
+export type DeliveryView = Omit<WebhookDeliveryRow, 'claim_id' | 'leased_until'>;
+
+/** A claim whose lease is still running: an attempt is in flight. */
+const isLeased = sql`(${webhookDeliveries.claim_id} is not null and ${webhookDeliveries.leased_until} >= now())`;
 
 const attemptColumns = {
   attempt: webhookAttempts.attempt,
@@ -96,7 +99,7 @@ export function listAttempts(db: Executor, deliveryId: string, window: Window) {
 /**
  * Makes the delivery due now (`pending`, `next_attempt_at = now()`, `last_error` cleared) and wakes
  * the workers, in one transaction so the notification goes out at commit, when a worker can see
- * the row. Only when no attempt holds it (`claim_id` null) and its endpoint is enabled: the
+ * the row. Only when no running lease holds it (an attempt in flight) and its endpoint is enabled: the
  * conditions sit in the UPDATE itself, so a worker claiming the row concurrently either waits for
  * this commit (and then claims it, due) or wins the row lock first (and this matches nothing, as
  * PostgreSQL re-checks the condition on the row it waited for). Undefined when nothing matched.
@@ -105,11 +108,19 @@ export function retryDelivery(db: Database, id: string): Promise<DeliveryView | 
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(webhookDeliveries)
-      .set({ status: 'pending', next_attempt_at: sql`now()`, last_error: null, updated_at: sql`now()` })
+      .set({
+        status: 'pending',
+        next_attempt_at: sql`now()`,
+        last_error: null,
+        // A lease that ran out (its process died) is dropped: a late result of it is discarded.
+        claim_id: null,
+        leased_until: null,
+        updated_at: sql`now()`,
+      })
       .where(
         and(
           eq(webhookDeliveries.id, id),
-          isNull(webhookDeliveries.claim_id),
+          not(isLeased),
           exists(
             tx
               .select({ one: sql`1` })
@@ -135,12 +146,10 @@ export async function findRetryBlockers(
   id: string,
 ): Promise<{ isInFlight: boolean; isEndpointEnabled: boolean } | undefined> {
   const [row] = await db
-    .select({ claim_id: webhookDeliveries.claim_id, enabled: webhookEndpoints.enabled })
+    .select({ isLeased: sql<boolean>`${isLeased}`, enabled: webhookEndpoints.enabled })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
     .where(eq(webhookDeliveries.id, id))
     .limit(1);
-  return row === undefined
-    ? undefined
-    : { isInFlight: row.claim_id !== null, isEndpointEnabled: row.enabled };
+  return row === undefined ? undefined : { isInFlight: row.isLeased, isEndpointEnabled: row.enabled };
 }

@@ -35,8 +35,8 @@ export const WebhookDelivery = Type.Object({
   next_attempt_at: Nullable(
     DateTime({
       description:
-        'when the next attempt is due; null once `delivered` or `failed`. While an attempt is in ' +
-        'progress, when its lease ends (another process takes the delivery over if no result came)',
+        'when the next attempt is due (in the past while one is in progress); null once ' +
+        '`delivered` or `failed`',
     }),
   ),
   created_at: DateTime(),

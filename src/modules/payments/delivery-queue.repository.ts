@@ -24,9 +24,9 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Up to `limit` due pending deliveries, oldest due first, leased to `claimId` for `leaseMs`: their
- * `next_attempt_at` moves to the end of the lease, so if this process never reports back they are
- * due again then, for any process. `SKIP LOCKED` lets concurrent claimers take disjoint rows.
+ * Up to `limit` due pending deliveries not under a running lease, oldest due first, leased to
+ * `claimId` for `leaseMs`: if this process never reports back, they are claimable again when the
+ * lease ends, by any process. `SKIP LOCKED` lets concurrent claimers take disjoint rows.
  */
 export function claimDue(db: Executor, claimId: string, limit: number, leaseMs: number) {
   return queryRows<ClaimedDelivery>(
@@ -35,12 +35,13 @@ export function claimDue(db: Executor, claimId: string, limit: number, leaseMs: 
       with due as (
         select id from webhook_deliveries
         where status = 'pending' and next_attempt_at <= now()
+          and (leased_until is null or leased_until < now())
         order by next_attempt_at
         limit ${limit}
         for update skip locked
       )
       update webhook_deliveries d
-      set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
+      set leased_until = now() + make_interval(secs => ${leaseMs / 1000}),
           claim_id = ${claimId},
           updated_at = now()
       from due, payment_events ev, webhook_endpoints ep
@@ -95,6 +96,7 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
             next_attempt_at = case when o.status = 'pending'
                                    then now() + make_interval(secs => o.retry_in) end,
             claim_id = null,
+            leased_until = null,
             updated_at = now()
         from outcome o
         where d.id = o.id and d.claim_id = o.claim_id
@@ -129,7 +131,7 @@ export async function failWithoutAttempt(
   await db.execute(sql`
     update webhook_deliveries d
     set status = 'failed', last_error = ${reason}, next_attempt_at = null, claim_id = null,
-        updated_at = now()
+        leased_until = null, updated_at = now()
     from (values ${values}) as c (id, claim_id)
     where d.id = c.id and d.claim_id = c.claim_id`);
 }
@@ -146,12 +148,13 @@ export async function disableGoneEndpoints(db: Executor, endpointIds: string[]):
     )}) and enabled`);
 }
 
-/** Pending deliveries due now (the queue depth metric). */
+/** Pending deliveries due now and not leased (the queue depth metric). */
 export async function countDue(db: Executor): Promise<number> {
   const [row] = await queryRows<{ due: number }>(
     db,
     sql`select count(*)::int as due from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= now()`,
+        where status = 'pending' and next_attempt_at <= now()
+          and (leased_until is null or leased_until < now())`,
   );
   return Number(row?.due ?? 0);
 }

@@ -37,9 +37,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /**
  * One event owed to one endpoint: the outbox row. It is written in the transaction that writes the
  * event, before any attempt, so a crash can never lose it. The worker claims due rows with
- * `FOR UPDATE SKIP LOCKED` and leases them by pushing `next_attempt_at` forward by the lease and
- * stamping `claim_id`: a process that dies mid-attempt leaves the row due again when the lease
- * ends, and a late result of a lost lease (its `claim_id` no longer matches) is discarded.
+ * `FOR UPDATE SKIP LOCKED` and leases them (`leased_until`, `claim_id`): a process that dies
+ * mid-attempt leaves the row claimable again when the lease ends, and a late result of a lost
+ * lease (its `claim_id` no longer matches) is discarded. The claim touches no indexed column, so
+ * PostgreSQL can update the row in place (HOT; the table keeps 30 % of each page free for it).
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -61,10 +62,12 @@ export const webhookDeliveries = pgTable(
     response_body: text('response_body'),
     /** Why the last attempt failed without a response (timeout, refused connection, …). */
     last_error: text('last_error'),
-    /** When the next attempt is due (while claimed: when the lease ends); null once final. */
+    /** When the next attempt is due; null once final. */
     next_attempt_at: timestamptz('next_attempt_at'),
     /** The claim holding the lease, null when not claimed. */
     claim_id: uuid('claim_id'),
+    /** When the claim's lease ends: past it, any process may claim the delivery again. */
+    leased_until: timestamptz('leased_until'),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -72,7 +75,6 @@ export const webhookDeliveries = pgTable(
     // The worker's queue: only pending rows, in due order.
     index('webhook_deliveries_due_idx').on(table.next_attempt_at).where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_endpoint_idx').on(table.endpoint_id, table.created_at),
-    index('webhook_deliveries_event_idx').on(table.event_id),
     check('webhook_deliveries_status_check', sql`${table.status} in ('pending', 'delivered', 'failed')`),
   ],
 );
