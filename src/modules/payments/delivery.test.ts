@@ -92,6 +92,20 @@ describe('webhook delivery worker', () => {
       sandbox: true,
       metadata: { order: 'A-17' },
     });
+    // In the contract's order (7.3), whatever order the stored jsonb keeps.
+    assert.deepEqual(Object.keys(message.data), [
+      'event_id',
+      'intent_id',
+      'wallet_id',
+      'provider',
+      'external_id',
+      'status',
+      'status_detail',
+      'amount_cents',
+      'currency',
+      'sandbox',
+      'metadata',
+    ]);
     assert.match(message.data.event_id, UUID_V7);
     assert.ok(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000) < 60);
     // A secret that did not sign is refused by the same verifier.

@@ -20,6 +20,7 @@ import { open } from '../../kernel/secret-box.ts';
 import { nextAttemptDelay } from './delivery.schedule.ts';
 import { createSender, type Sender } from './delivery.sender.ts';
 import * as queue from './delivery-queue.repository.ts';
+import { EVENT_DATA_FIELDS } from './intents.transitions.ts';
 import { DELIVERY_CHANNEL, type LocalOutbox } from './outbox.ts';
 
 export interface WorkerOptions {
@@ -183,10 +184,11 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: queue.ClaimedDelivery, claimId: string): Promise<void> {
+    const data = Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, delivery.payload[field]]));
     const body = JSON.stringify({
       type: delivery.type,
       timestamp: new Date(delivery.event_created_at).toISOString(),
-      data: delivery.payload,
+      data,
     });
     let outcome: queue.AttemptOutcome;
     try {

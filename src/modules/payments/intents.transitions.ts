@@ -44,8 +44,27 @@ export function canTransition(from: IntentStatus, to: IntentStatus): boolean {
   return false;
 }
 
+/**
+ * The fields of the `data` object of the outbound webhook body, in the contract's order (7.3).
+ * The payload is stored as jsonb, which keeps its own key order; bodies are sent in this one.
+ */
+export const EVENT_DATA_FIELDS = [
+  'event_id',
+  'intent_id',
+  'wallet_id',
+  'provider',
+  'external_id',
+  'status',
+  'status_detail',
+  'amount_cents',
+  'currency',
+  'sandbox',
+  'metadata',
+] as const;
+export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
+
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
-export function eventPayload(eventId: string, intent: IntentFields): Record<string, unknown> {
+export function eventPayload(eventId: string, intent: IntentFields): EventData {
   const transactionId = intent.provider_data?.transaction_id;
   return {
     event_id: eventId,
@@ -76,7 +95,7 @@ async function recordEvent(
     intent_id: intent.id,
     type: `payment.${intent.status}`,
     source,
-    payload: eventPayload(id, intent),
+    payload: { ...eventPayload(id, intent) },
   });
   return { event, queued: await enqueueDeliveries(tx, event, policy) };
 }
