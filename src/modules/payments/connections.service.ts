@@ -24,6 +24,7 @@ import { generateToken, hashToken } from '../../kernel/tokens.ts';
 import { requireWalletOwner } from './access.ts';
 import * as repo from './connections.repository.ts';
 import type { CallbackQuery, ConnectBody, RevokeBody } from './connections.schemas.ts';
+import { sealCredentials } from './credentials.ts';
 import type { CollectorRow } from './payments.table.ts';
 import { providerFor } from './providers/index.ts';
 import type { PaymentProvider } from './providers/provider.ts';
@@ -150,10 +151,7 @@ export async function completeCallback(
   }
 
   // 4. Store the credential, sealed.
-  const credentials = seal(
-    key,
-    JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken }),
-  );
+  const credentials = sealCredentials(key, tokens);
   const common = {
     id: uuidv7(),
     owner_id: state.owner_id,

@@ -1,12 +1,20 @@
 /**
- * Reading stored provider credentials. The OAuth callback (connections.service.ts) seals
- * `{access_token, refresh_token}` as JSON with SECRETS_KEY; this is the one place that opens them.
+ * Stored provider credentials: `{access_token, refresh_token}` as JSON, sealed with SECRETS_KEY.
+ * The format is known here only: the OAuth callback seals through `sealCredentials`, inbound
+ * notifications open through `openCredentials`.
  */
-import { open } from '../../kernel/secret-box.ts';
+import { open, seal } from '../../kernel/secret-box.ts';
 
 export interface ProviderCredentials {
   accessToken: string;
   refreshToken: string | null;
+}
+
+export function sealCredentials(key: Buffer, credentials: ProviderCredentials): string {
+  return seal(
+    key,
+    JSON.stringify({ access_token: credentials.accessToken, refresh_token: credentials.refreshToken }),
+  );
 }
 
 /**
