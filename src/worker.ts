@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { bootstrap } from './kernel/bootstrap.ts';
 import { ConfigError } from './kernel/config.ts';
 import { REDACT_PATHS } from './kernel/http/logging.ts';
-import { DeliveryWorker } from './modules/payments/delivery.worker.ts';
+import { DeliveryWorker, openWorkerPool } from './modules/payments/delivery.worker.ts';
 
 async function main(): Promise<void> {
   const { config, database, notices } = await bootstrap();
@@ -22,7 +22,8 @@ async function main(): Promise<void> {
     );
   }
   for (const notice of notices) logger.warn(notice);
-  const worker = new DeliveryWorker({ db: database.db, listen: database.listen, config, logger });
+  const pool = openWorkerPool(database);
+  const worker = new DeliveryWorker({ db: pool.db, listen: database.listen, config, logger });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     try {
       await worker.stop();
+      await pool.close();
       await database.close();
       process.exit(0);
     } catch (error) {

@@ -44,10 +44,18 @@ export interface DatabaseHandle {
    * background job never waits behind request transactions for a connection. The embedded
    * database has one connection: the same `db`.
    */
-  dedicated(poolSize: number): { db: Database; close(): Promise<void> };
+  dedicated(poolSize: number, options?: DedicatedOptions): { db: Database; close(): Promise<void> };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface DedicatedOptions {
+  /**
+   * Server settings for this pool's sessions (sent at connection start-up, so they cost no round
+   * trip): the job that owns the pool says which and why. Ignored by the embedded database.
+   */
+  settings?: Record<string, string>;
 }
 
 export interface DatabaseOptions {
@@ -64,13 +72,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return openPglite(options);
 }
 
-function newPool(url: string, poolSize: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+function newPool(url: string, poolSize: number, options: DedicatedOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    ...(options.settings === undefined ? {} : { options: startupOptions(options.settings) }),
+  });
   // An idle client that loses its connection emits 'error' on the pool; without a listener that
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => {});
   pool.on('connect', coalesceWrites);
   return pool;
+}
+
+/** `-c name=value` per setting; a space or backslash in a value is escaped for the server. */
+function startupOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value.replace(/([\\ ])/g, '\\$1')}`)
+    .join(' ');
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
@@ -82,8 +102,8 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     pglite: undefined,
     pool,
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
-    dedicated(size) {
-      const own = newPool(url, size);
+    dedicated(size, dedicatedOptions) {
+      const own = newPool(url, size, dedicatedOptions);
       return {
         db: drizzlePg(own) as unknown as Database,
         close: async () => {

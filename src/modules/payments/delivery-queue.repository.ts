@@ -4,7 +4,7 @@
  * whose lease ran out (it was paused or cut off) cannot overwrite what another process recorded.
  */
 import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../kernel/db/client.ts';
+import { type Executor, queryRows, queryRowsPrepared } from '../../kernel/db/client.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 import type { DeliveryStatus } from './webhooks.table.ts';
 
@@ -29,8 +29,9 @@ export interface ClaimedDelivery {
  * lease ends, by any process. `SKIP LOCKED` lets concurrent claimers take disjoint rows.
  */
 export function claimDue(db: Executor, claimId: string, limit: number, leaseMs: number) {
-  return queryRows<ClaimedDelivery>(
+  return queryRowsPrepared<ClaimedDelivery>(
     db,
+    'claim_due_deliveries',
     sql`
       with due as (
         select id from webhook_deliveries
@@ -69,22 +70,26 @@ export interface AttemptOutcome {
  * Records finished attempts in one statement: each delivery still held by its claim gets its
  * counters and next state, and an attempt row numbered after its new `attempts`. A delivery whose
  * lease was lost is left alone (its late attempt is not recorded). Returns the recorded ids.
+ * The batch travels as one array per column, so the text never changes with the batch size and
+ * the statement is prepared once per connection.
  */
 export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<string[]> {
   if (outcomes.length === 0) return [];
-  const values = sql.join(
-    outcomes.map(
-      (o) => sql`(${o.deliveryId}::uuid, ${o.claimId}::uuid, ${o.startedAt.toISOString()}::timestamptz,
-        ${o.durationMs}::int, ${o.responseStatus}::int, ${o.responseBody}::text, ${o.error}::text,
-        ${o.status}::text, ${o.retryInSeconds}::float8)`,
-    ),
-    sql`, `,
-  );
-  const rows = await queryRows<{ id: string }>(
+  const column = <T>(pick: (o: AttemptOutcome) => T) => sql.param(outcomes.map(pick));
+  const rows = await queryRowsPrepared<{ id: string }>(
     db,
+    'record_delivery_attempts',
     sql`
-      with outcome (id, claim_id, started_at, duration_ms, response_status, response_body, error,
-                    status, retry_in) as (values ${values}),
+      with outcome as (
+        select * from unnest(
+          ${column((o) => o.deliveryId)}::uuid[], ${column((o) => o.claimId)}::uuid[],
+          ${column((o) => o.startedAt.toISOString())}::timestamptz[], ${column((o) => o.durationMs)}::int[],
+          ${column((o) => o.responseStatus)}::int[], ${column((o) => o.responseBody)}::text[],
+          ${column((o) => o.error)}::text[], ${column((o) => o.status)}::text[],
+          ${column((o) => o.retryInSeconds)}::float8[]
+        ) as o (id, claim_id, started_at, duration_ms, response_status, response_body, error, status,
+                retry_in)
+      ),
       recorded as (
         update webhook_deliveries d
         set attempts = d.attempts + 1,

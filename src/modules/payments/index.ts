@@ -5,7 +5,7 @@ import type { Config } from '../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../kernel/db/client.ts';
 import { connectionRoutes } from './connections.routes.ts';
 import { deliveryRoutes } from './deliveries.routes.ts';
-import { DeliveryWorker } from './delivery.worker.ts';
+import { DeliveryWorker, openWorkerPool } from './delivery.worker.ts';
 import { notifyWorkers } from './delivery-queue.repository.ts';
 import { endpointRoutes } from './endpoints.routes.ts';
 import { intentRoutes } from './intents.routes.ts';
@@ -28,9 +28,6 @@ export interface PaymentsModuleDeps {
   /** Run the webhook delivery worker in this process (started when the app is ready). */
   runWorker: boolean;
 }
-
-/** Connections of the in-process worker's own pool, so claims never queue behind requests. */
-const WORKER_POOL_SIZE = 3;
 
 export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   app,
@@ -56,7 +53,7 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   await app.register(notificationRoutes, deps);
 
   if (runWorker) {
-    const pool = database.dedicated(WORKER_POOL_SIZE);
+    const pool = openWorkerPool(database);
     const worker = new DeliveryWorker({
       db: pool.db,
       listen: database.listen,
