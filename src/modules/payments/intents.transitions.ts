@@ -16,6 +16,8 @@ type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'>;
 
 /** What an intent is, before the database adds its timestamps. */
 export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
+/** An intent to create: the collector is the wallet's, as bound when the statement runs. */
+export type NewIntent = Omit<IntentFields, 'collector_id'>;
 
 /** An event written, and how many deliveries it queued (wake the workers when any). */
 export interface RecordedEvent {
@@ -64,7 +66,7 @@ export const EVENT_DATA_FIELDS = [
 export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
 
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
-export function eventPayload(eventId: string, intent: IntentFields): EventData {
+export function eventPayload(eventId: string, intent: NewIntent): EventData {
   const transactionId = intent.provider_data?.transaction_id;
   return {
     event_id: eventId,
@@ -101,46 +103,81 @@ async function recordEvent(
 }
 
 /**
- * Creates an intent with its `payment.<status>` event and the event's deliveries in one statement
- * (atomic without a transaction, and one round trip: intent creation is the hot write of test
- * mode). Every column but the timestamps is what was sent, so the row is rebuilt from the values
- * and the timestamps the statement answers.
+ * Why a test-mode intent was not created, in the order the checks apply: the wallet is unknown
+ * (404), the caller does not own it (403), the seller is not this wallet's (404), the seller is
+ * revoked (409), or a live intent was sent to a sandbox wallet (409).
+ */
+export type IntentRefusal = 'no_wallet' | 'not_owner' | 'no_seller' | 'seller_revoked' | 'sandbox_only';
+
+/**
+ * Checks the wallet and the seller, then creates the intent with its `payment.<status>` event and
+ * the event's deliveries, all in one statement: atomic without a transaction and one round trip
+ * (intent creation is the hot write of test mode). The checks are read without a lock: a seller
+ * revoked meanwhile still gets this one intent, as if the revocation had come a moment later.
+ * Every column but the collector and the timestamps is what was sent, so the row is rebuilt from
+ * the values and what the statement answers.
  */
 export async function createIntent(
   db: Executor,
-  values: IntentFields,
+  ownerId: string,
+  values: NewIntent,
   source: EventSource,
   policy: DeliveryPolicy,
-): Promise<{ intent: IntentRow; queued: number }> {
+): Promise<{ refusal: IntentRefusal } | { refusal: undefined; intent: IntentRow; queued: number }> {
   const eventId = uuidv7();
   const type = `payment.${values.status}`;
-  const [row] = await queryRowsPrepared<{ created_ms: number; queued: number }>(
+  const payload = eventPayload(eventId, values);
+  const [row] = await queryRowsPrepared<{
+    refusal: IntentRefusal | null;
+    collector_id: string | null;
+    created_ms: number | null;
+    queued: number;
+  }>(
     db,
     'create_intent_with_event',
     sql`
-      with intent as (
+      with checked as (
+        select w.collector_id,
+               case when w.owner_id <> ${ownerId}::uuid then 'not_owner'
+                    when s.id is null then 'no_seller'
+                    when s.revoked_at is not null then 'seller_revoked'
+                    when w.sandbox and not ${values.sandbox}::boolean then 'sandbox_only'
+               end as refusal
+        from wallets w
+        left join sellers s on s.id = ${values.seller_id}::uuid and s.wallet_id = w.id
+        where w.id = ${values.wallet_id}::uuid
+      ),
+      intent as (
         insert into intents (id, wallet_id, seller_id, collector_id, amount_cents, currency, sandbox,
                              provider, status, status_detail, provider_data, metadata)
-        values (${values.id}, ${values.wallet_id}, ${values.seller_id}, ${values.collector_id},
-                ${values.amount_cents}, ${values.currency}, ${values.sandbox}, ${values.provider},
-                ${values.status}, ${values.status_detail}, ${JSON.stringify(values.provider_data)}::jsonb,
-                ${JSON.stringify(values.metadata)}::jsonb)
+        select ${values.id}, ${values.wallet_id}, ${values.seller_id}, checked.collector_id,
+               ${values.amount_cents}, ${values.currency}, ${values.sandbox}, ${values.provider},
+               ${values.status}, ${values.status_detail}, ${JSON.stringify(values.provider_data)}::jsonb,
+               ${JSON.stringify(values.metadata)}::jsonb
+        from checked
+        where checked.refusal is null
         returning id, wallet_id, created_at
       ),
       event as (
         insert into payment_events (id, wallet_id, intent_id, type, source, payload)
-        select ${eventId}, wallet_id, id, ${type}, ${source},
-               ${JSON.stringify(eventPayload(eventId, values))}::jsonb
+        select ${eventId}, wallet_id, id, ${type}, ${source}, ${JSON.stringify(payload)}::jsonb
         from intent
         returning id, wallet_id, type
       ),
       queued as (${insertDeliveries(sql`event`, policy)})
-      select (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
+      select checked.refusal, checked.collector_id,
+             (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
              (select count(*)::int from queued) as queued
-      from intent`,
+      from checked left join intent on true`,
   );
-  const createdAt = new Date(Number(row!.created_ms));
-  return { intent: { ...values, created_at: createdAt, updated_at: createdAt }, queued: Number(row!.queued) };
+  if (row === undefined) return { refusal: 'no_wallet' };
+  if (row.refusal !== null || row.created_ms === null) return { refusal: row.refusal ?? 'no_wallet' };
+  const createdAt = new Date(Number(row.created_ms));
+  return {
+    refusal: undefined,
+    intent: { ...values, collector_id: row.collector_id, created_at: createdAt, updated_at: createdAt },
+    queued: Number(row.queued),
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { serialize } from '../../kernel/http/respond.ts';
 import { requireWalletOwner } from './access.ts';
 import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
 import { requireIntentOwner } from './intents.service.ts';
-import { applyIntentStatus, createIntent } from './intents.transitions.ts';
+import { applyIntentStatus, createIntent, type IntentRefusal } from './intents.transitions.ts';
 import type { Outbox } from './outbox.ts';
 import * as walletsRepo from './wallets.repository.ts';
 
@@ -25,15 +25,21 @@ export async function createTestSeller(db: Database, actor: Identity, body: Crea
   return serialize(seller);
 }
 
+/** The answer to each reason `createIntent` refuses (see `IntentRefusal` for the order). */
+const REFUSALS: Record<IntentRefusal, () => Error> = {
+  no_wallet: () => notFound('Wallet'),
+  not_owner: () => forbidden('Only the owner of the wallet may do this'),
+  no_seller: () => notFound('Seller'),
+  seller_revoked: () => conflict('The seller has been revoked'),
+  sandbox_only: () => conflict('A sandbox wallet accepts only sandbox intents', { sandbox: true }),
+};
+
 /**
- * Creates an intent directly in the status sent (interface operation 11):
- * 1. the caller owns the wallet (404/403), before any state is looked at;
- * 2. the seller belongs to that wallet (404) and is not revoked (409);
- * 3. a sandbox wallet takes only sandbox intents (409);
- * 4. the intent (collector: the wallet's, as bound now), its `payment.<status>` event and the
- *    event's deliveries are written by one statement, then the workers are woken.
- * The checks read before the write without a lock: a seller revoked in between still gets this
- * one intent, as if the revocation had come a moment later.
+ * Creates an intent directly in the status sent (interface operation 11). One statement checks
+ * that the caller owns the wallet (404/403, before any other state is looked at), that the seller
+ * belongs to it (404) and is not revoked (409), and that a sandbox wallet gets a sandbox intent
+ * (409), then writes the intent (collector: the wallet's, as bound now), its `payment.<status>`
+ * event and the event's deliveries; the workers are woken after it commits.
  */
 export async function createTestIntent(
   db: Database,
@@ -41,22 +47,13 @@ export async function createTestIntent(
   actor: Identity,
   body: CreateTestIntentBody,
 ) {
-  const found = await walletsRepo.findWalletWithSeller(db, body.wallet_id, body.seller_id);
-  if (found === undefined) throw notFound('Wallet');
-  const { wallet, seller } = found;
-  if (wallet.owner_id !== actor.userId) throw forbidden('Only the owner of the wallet may do this');
-  if (seller === undefined) throw notFound('Seller');
-  if (seller.revoked_at !== null) throw conflict('The seller has been revoked');
-  if (wallet.sandbox && !body.sandbox) {
-    throw conflict('A sandbox wallet accepts only sandbox intents', { sandbox: true });
-  }
-  const { intent, queued } = await createIntent(
+  const created = await createIntent(
     db,
+    actor.userId,
     {
       id: uuidv7(),
-      wallet_id: wallet.id,
-      seller_id: seller.id,
-      collector_id: wallet.collector_id,
+      wallet_id: body.wallet_id,
+      seller_id: body.seller_id,
       amount_cents: body.amount_cents,
       currency: body.currency,
       sandbox: body.sandbox,
@@ -69,8 +66,9 @@ export async function createTestIntent(
     'testmode',
     outbox,
   );
-  if (queued > 0) outbox.wake();
-  return serialize(intent);
+  if (created.refusal !== undefined) throw REFUSALS[created.refusal]();
+  if (created.queued > 0) outbox.wake();
+  return serialize(created.intent);
 }
 
 /** Moves an intent as a provider notification would (same transition path, source `simulate`). */

@@ -230,10 +230,13 @@ describe('test mode', () => {
     });
 
     it('refuses unknown wallets and sellers, another wallet’s seller (404) and a revoked seller (409)', async () => {
-      const { t, owner } = team();
+      const { t, owner, outsider } = team();
       const other = await walletWithSeller(owner);
       const post = (body: unknown) => t.post('/testmode/intents/create', { token: owner.token, body });
       expectError(await post(intentBody(UNKNOWN_ID, seller.id)), 404, 'NOT_FOUND');
+      // Ownership is decided before the seller is looked at: a stranger learns nothing of it.
+      const stranger = { token: outsider.token, body: intentBody(wallet.id, UNKNOWN_ID) };
+      expectError(await t.post('/testmode/intents/create', stranger), 403, 'FORBIDDEN');
       expectError(await post(intentBody(wallet.id, UNKNOWN_ID)), 404, 'NOT_FOUND');
       expectError(await post(intentBody(wallet.id, other.seller.id)), 404, 'NOT_FOUND');
       await t.db.update(sellers).set({ revoked_at: new Date() }).where(eq(sellers.id, other.seller.id));

@@ -1,8 +1,7 @@
 /** SQL of wallets, their collector binding and their sellers. */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../kernel/db/client.ts';
+import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
-import { preparedQuery } from '../../kernel/db/prepared.ts';
 import {
   type CollectorRow,
   collectors,
@@ -97,28 +96,4 @@ export async function findSellerOfWallet(
     .where(and(eq(sellers.id, sellerId), eq(sellers.wallet_id, walletId)))
     .limit(1);
   return row;
-}
-
-/**
- * The wallet and, if it belongs to that wallet, the seller, in one query (intent creation checks
- * both: the owner first, then the seller); prepared, as the first step of the hot write of test
- * mode. Undefined for an unknown wallet.
- */
-const walletWithSeller = preparedQuery((db) =>
-  db
-    .select({ wallet: wallets, seller: sellers })
-    .from(wallets)
-    .leftJoin(sellers, and(eq(sellers.id, sql.placeholder('sellerId')), eq(sellers.wallet_id, wallets.id)))
-    .where(eq(wallets.id, sql.placeholder('walletId')))
-    .limit(1)
-    .prepare('wallet_with_seller'),
-);
-
-export async function findWalletWithSeller(
-  db: Database,
-  walletId: string,
-  sellerId: string,
-): Promise<{ wallet: WalletRow; seller: SellerRow | undefined } | undefined> {
-  const [row] = await walletWithSeller(db).execute({ walletId, sellerId });
-  return row === undefined ? undefined : { wallet: row.wallet, seller: row.seller ?? undefined };
 }
