@@ -428,9 +428,8 @@ export async function runWebhooks(): Promise<number> {
     };
     const service = await startService(databaseUrl, servicePort, signer.publicJwks, env);
     const serviceBase = `http://127.0.0.1:${servicePort}`;
-    // Load shedding answers 503 until its next sample (1 s) once start-up has blocked the event loop:
-    // let that pass, then wait for an API route's own answer.
-    await sleep(1_200);
+    // An API route's own answer (401 without a token): routing and authentication are up, which
+    // `/ready` alone does not show.
     await waitUntilAnswers(service, `${serviceBase}/wallets`, 'service', 401);
     const workers = Array.from({ length: settings.workers }, (_, index) =>
       startChild(

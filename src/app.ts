@@ -50,6 +50,9 @@ export type App = FastifyInstance;
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/** How often load shedding samples the event-loop delay (a sample covers the interval before it). */
+const PRESSURE_SAMPLE_MS = 1_000;
+
 class PressureError extends AppError {
   constructor() {
     super('SERVICE_UNAVAILABLE', 'The service is overloaded; retry shortly', {
@@ -98,7 +101,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
   if (deps.shedLoad ?? deps.database.kind === 'postgres') {
-    await app.register(underPressure, { maxEventLoopDelay: 2_000, customError: PressureError });
+    // Start-up (compiling schemas, migrating) blocks the event loop, and the first samples of its
+    // delay count that: without a grace period the first second or two of traffic was shed.
+    let readyAt = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      readyAt = performance.now();
+    });
+    await app.register(underPressure, {
+      maxEventLoopDelay: 2_000,
+      sampleInterval: PRESSURE_SAMPLE_MS,
+      pressureHandler: () =>
+        performance.now() - readyAt < 2 * PRESSURE_SAMPLE_MS
+          ? undefined
+          : Promise.reject(new PressureError()),
+    });
   }
   // After the rate limiter, so unknown routes count against the limit as well.
   registerNotFound(app, { exposeDebug, rateLimited: config.rateLimitPerMinute > 0 });

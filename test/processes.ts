@@ -115,8 +115,7 @@ async function whenReady(started: Promise<void>, child: Child, what: string): Pr
 
 /**
  * `src/main.ts` on `env.PORT`, resolved once an API route answers (401 without a token), not merely
- * once it listens: load shedding answers 503 for about a second after a start-up that kept the
- * event loop busy (`/health` is exempt, so it cannot tell).
+ * once it listens: routing, authentication and the database are up (`/health` shows only the first).
  */
 export async function startService(env: Record<string, string>): Promise<Child & { url: string }> {
   const url = `http://127.0.0.1:${env.PORT}`;

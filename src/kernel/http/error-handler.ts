@@ -147,7 +147,11 @@ export function sendError(
 export function registerErrorHandler(app: FastifyInstance, options: { exposeDebug: boolean }): void {
   app.setErrorHandler((thrown, request, reply) => {
     const error = toAppError(thrown);
-    if (error.status >= 500) {
+    if (thrown instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') {
+      // Shedding load, shutting down, a feature not configured: the service's own decision, worth
+      // a line but not an error with a stack trace.
+      request.log.warn({ code: error.code, reason: error.message }, 'request turned away');
+    } else if (error.status >= 500) {
       request.log.error({ err: thrown }, 'request failed');
     } else if (error.cause !== undefined && !(thrown instanceof AppError)) {
       request.log.info({ code: error.code, reason: (thrown as Error).message }, 'request refused');
