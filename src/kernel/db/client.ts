@@ -74,10 +74,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 function newPool(url: string, poolSize: number, options: DedicatedOptions = {}): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: options.settings === undefined ? url : withSettings(url, options.settings),
     max: poolSize,
     idleTimeoutMillis: 30_000,
-    ...(options.settings === undefined ? {} : { options: startupOptions(options.settings) }),
   });
   // An idle client that loses its connection emits 'error' on the pool; without a listener that
   // would crash the process. The next query gets a fresh connection.
@@ -86,11 +85,16 @@ function newPool(url: string, poolSize: number, options: DedicatedOptions = {}):
   return pool;
 }
 
-/** `-c name=value` per setting; a space or backslash in a value is escaped for the server. */
-function startupOptions(settings: Record<string, string>): string {
-  return Object.entries(settings)
-    .map(([name, value]) => `-c ${name}=${value.replace(/([\\ ])/g, '\\$1')}`)
-    .join(' ');
+/**
+ * `url` with `-c name=value` per setting added to its `options` parameter. pg lets the URL's
+ * parameters override the pool's, so settings go into the URL, after any `options` it already has.
+ */
+export function withSettings(url: string, settings: Record<string, string>): string {
+  const parsed = new URL(url);
+  const added = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
+  const own = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', [...(own ? [own] : []), ...added].join(' '));
+  return parsed.toString();
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
