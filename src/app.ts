@@ -18,12 +18,12 @@ import { registerErrorHandler } from './kernel/http/error-handler.ts';
 import { AppError } from './kernel/http/errors.ts';
 import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
-import { registerNotFound } from './kernel/http/not-found.ts';
+import { MAX_PARAM_LENGTH, registerNotFound } from './kernel/http/not-found.ts';
 import { registerPublicCache } from './kernel/http/public-cache.ts';
 import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
-import { registerStrictInput } from './kernel/http/strict-input.ts';
-import { createValidatorCompiler } from './kernel/http/validation.ts';
+import { registerValidation } from './kernel/http/validation.ts';
+import { wireErrorOptions } from './kernel/http/wire-errors.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
@@ -70,7 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...requestIdOptions,
     // While closing, onRequest below answers 503 with the envelope instead of Fastify's own body.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...wireErrorOptions(exposeDebug),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   let isClosing = false;
@@ -83,10 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   });
 
-  app.setValidatorCompiler(createValidatorCompiler());
+  registerValidation(app);
   registerJsonParser(app);
   registerErrorHandler(app, { exposeDebug });
-  registerStrictInput(app);
   registerMetrics(app);
 
   registerResponseHeaders(app);

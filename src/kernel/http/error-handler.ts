@@ -4,61 +4,10 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.ts';
-import { AppError, type ErrorCode, type FieldError, validationError } from './errors.ts';
+import { discardBody } from './drain.ts';
+import { AppError, type ErrorCode } from './errors.ts';
 import { moduleOf } from './respond.ts';
-
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-const PART_PREFIX: Record<string, string> = {
-  body: '',
-  querystring: 'query.',
-  params: 'params.',
-  headers: 'header.',
-};
-
-/** Turns Ajv errors into one `fields` entry per offending field. */
-export function fieldsFromAjv(errors: AjvError[], context: string): FieldError[] {
-  const prefix = PART_PREFIX[context] ?? '';
-  const byField = new Map<string, string[]>();
-  for (const error of errors) {
-    // `anyOf` repeats what its branches already said ("must be string", "must be null").
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
-    let path = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let message = error.message ?? 'is not valid';
-    if (error.keyword === 'required') {
-      path = [...path, String(error.params.missingProperty)];
-      message = 'is required';
-    } else if (error.keyword === 'additionalProperties') {
-      path = [...path, String(error.params.additionalProperty)];
-      message = 'is not a known field';
-    } else if (error.keyword === 'type' && Array.isArray(error.params.type)) {
-      message = `must be ${(error.params.type as string[]).join(' or ')}`;
-    } else if (error.keyword === 'format') {
-      message = `must be a valid ${String(error.params.format)}`;
-    }
-    const field = prefix + path.join('.') || (context === 'body' ? 'body' : context);
-    const messages = byField.get(field) ?? [];
-    if (!messages.includes(message)) messages.push(message);
-    byField.set(field, messages);
-  }
-  return [...byField].map(([field, messages]) => ({ field, message: joinMessages(messages) }));
-}
-
-function joinMessages(messages: string[]): string {
-  const types = messages.filter((m) => m.startsWith('must be ') && !m.startsWith('must be a valid'));
-  if (types.length > 1 && types.length === messages.length) {
-    return `must be ${types.map((m) => m.slice('must be '.length)).join(' or ')}`;
-  }
-  return messages.join('; ');
-}
+import type { ModuleName } from './schemas.ts';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'],
@@ -73,15 +22,7 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 /** Normalizes anything thrown into an AppError; unknown errors become INTERNAL_ERROR. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const fastifyError = error as FastifyError & { validationContext?: string };
-  if (Array.isArray(fastifyError.validation)) {
-    return validationError(
-      fieldsFromAjv(
-        fastifyError.validation as unknown as AjvError[],
-        fastifyError.validationContext ?? 'body',
-      ),
-    );
-  }
+  const fastifyError = error as FastifyError;
   const known = fastifyError.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
   if (known !== undefined) return new AppError(known[0], known[1], { cause: error });
   const database = mapDatabaseError(error);
@@ -108,6 +49,11 @@ const STATUS_FALLBACK: Record<number, ErrorCode> = {
 };
 
 export function errorBody(request: FastifyRequest, error: AppError, exposeDebug: boolean) {
+  return errorEnvelope(error, moduleOf(request), exposeDebug);
+}
+
+/** The error envelope of contract 3, for a request Fastify knows or one it never routed. */
+export function errorEnvelope(error: AppError, module: ModuleName, exposeDebug: boolean) {
   const root = error.cause ?? error;
   const debug =
     exposeDebug && (error.status >= 500 || error.cause !== undefined)
@@ -127,25 +73,30 @@ export function errorBody(request: FastifyRequest, error: AppError, exposeDebug:
       ...(debug === undefined ? {} : { debug }),
     },
     timestamp: new Date().toISOString(),
-    module: moduleOf(request),
+    module,
   };
 }
 
-export function sendError(
+/**
+ * Sends the error envelope once the request's body has been read to its end (or dropped past a
+ * bound): see drain.ts for why an answer sent earlier can be lost.
+ */
+export async function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   error: AppError,
   exposeDebug: boolean,
-) {
+): Promise<void> {
+  await discardBody(request.raw);
   if (error.headers !== undefined) reply.headers(error.headers);
-  return reply
+  reply
     .code(error.status)
     .type('application/json; charset=utf-8')
     .send(errorBody(request, error, exposeDebug));
 }
 
 export function registerErrorHandler(app: FastifyInstance, options: { exposeDebug: boolean }): void {
-  app.setErrorHandler((thrown, request, reply) => {
+  app.setErrorHandler(async (thrown, request, reply) => {
     const error = toAppError(thrown);
     if (thrown instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') {
       // Shedding load, shutting down, a feature not configured: the service's own decision, worth
@@ -156,6 +107,6 @@ export function registerErrorHandler(app: FastifyInstance, options: { exposeDebu
     } else if (error.cause !== undefined && !(thrown instanceof AppError)) {
       request.log.info({ code: error.code, reason: (thrown as Error).message }, 'request refused');
     }
-    return sendError(request, reply, error, options.exposeDebug);
+    await sendError(request, reply, error, options.exposeDebug);
   });
 }

@@ -32,6 +32,11 @@ export interface AppErrorOptions {
   meta?: Record<string, unknown>;
   cause?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Only for answers the HTTP layer gives with a status of its own and the code BAD_REQUEST
+   * (431 headers too large, 408 request too slow); every other status follows its code.
+   */
+  status?: number;
 }
 
 export class AppError extends Error {
@@ -47,7 +52,7 @@ export class AppError extends Error {
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
-    this.status = ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code];
     this.fields = options.fields;
     this.meta = options.meta;
     this.headers = options.headers;

@@ -10,11 +10,18 @@ import { AppError } from './errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/**
+ * The router's bound on a path parameter. Node's 16 KiB limit on the request head bounds a URL
+ * already; above it, every parameter reaches its route's schema (a UUID, a slug of at most 64
+ * characters), which names it (`params.event_id`) instead of the router refusing the whole path.
+ */
+export const MAX_PARAM_LENGTH = 16 * 1024;
+
 export function registerNotFound(
   app: FastifyInstance,
   options: { exposeDebug: boolean; rateLimited: boolean },
 ): void {
-  const mirror = FindMyWay();
+  const mirror = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -28,7 +35,7 @@ export function registerNotFound(
   });
 
   const preHandler = options.rateLimited ? app.rateLimit() : undefined;
-  app.setNotFoundHandler(preHandler === undefined ? {} : { preHandler }, (request, reply) => {
+  app.setNotFoundHandler(preHandler === undefined ? {} : { preHandler }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => mirror.find(method, path) !== null);
     if (allowed.length > 0) {

@@ -1,16 +1,44 @@
 /**
- * Two Ajv instances: bodies are never coerced ("100" is not an integer), while querystring and
- * path parameters, strings by nature, are parsed into the types their schema declares.
+ * Input validation of every route, all parts at once (contract 3: "one 400 names every bad field of
+ * the path, query and body"). Fastify validates params, body, querystring and headers in turn and
+ * stops at the first part that fails, so a bad path hid a bad body. Here each route's schemas are
+ * compiled when the route is added (`onRoute`), Fastify's own validation step is a no-op, and one
+ * `preHandler` hook runs every part and throws a single VALIDATION_ERROR naming each field.
+ *
+ * The same hook refuses input a route does not declare, for the API's own routes (those that name
+ * their module; the docs UI serves static files): a body on a route without a body schema (`{}` is
+ * tolerated as no body, since many clients send it on a bare POST), whatever the method, and any
+ * query parameter on a route without a querystring schema.
+ *
+ * Two Ajv instances: bodies are never coerced ("100" is not an integer), while querystring, path
+ * parameters and headers, strings by nature, are parsed into the types their schema declares.
  * `allErrors` so that one response names every offending field.
  */
 
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, type FieldError, validationError } from './errors.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body schema is optional: no body at all reads as `{}` (JSON `null` is still refused). */
+    bodyOptional?: boolean;
+    /** Set by `registerValidation` when the route is added; not for routes to set. */
+    input?: RouteInput;
+  }
+}
+
+interface RouteInput {
+  params?: ValidateFunction;
+  querystring?: ValidateFunction;
+  body?: ValidateFunction;
+  headers?: ValidateFunction;
+}
 
 function createAjv(coerceTypes: Options['coerceTypes']): Ajv {
   const ajv = new Ajv({
@@ -39,11 +67,132 @@ function isStorableDateTime(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).getUTCFullYear() >= 1;
 }
 
-export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+const JSON_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
+
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/** Whether the request carries a body, read or not (Fastify does not read one on GET). */
+const hasBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined ||
+  (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
+
+export function registerValidation(app: FastifyInstance): void {
   const strict = createAjv(false);
   const coercing = createAjv('array');
-  return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object) as ReturnType<
-      FastifySchemaCompiler<unknown>
-    >;
+  const compile = (ajv: Ajv, schema: unknown) =>
+    schema === undefined ? undefined : ajv.compile(schema as object);
+
+  // Fastify's per-part validation would stop at the first bad part; the hook below does it all.
+  app.setValidatorCompiler(() => () => true);
+
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema ?? {};
+    const input: RouteInput = {
+      params: compile(coercing, schema.params),
+      querystring: compile(coercing, schema.querystring),
+      body: compile(strict, schema.body),
+      headers: compile(coercing, schema.headers),
+    };
+    route.config = { ...route.config, input };
+  });
+
+  // Callback style: one promise fewer per request on every route.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const { input, module } = request.routeOptions.config;
+    if (input === undefined) return done();
+    // The API's own routes name their module (set by the module's onRoute hook, after this one).
+    const isStrict = module !== undefined;
+    const refusal = isStrict ? bodyRefusal(request, input) : [];
+    if (refusal instanceof AppError) return done(refusal);
+    const fields: FieldError[] = refusal;
+    check(input.params, request.params, 'params', fields);
+    if (input.querystring !== undefined) {
+      check(input.querystring, request.query, 'querystring', fields);
+    } else if (isStrict) {
+      for (const name of Object.keys((request.query as Record<string, unknown> | undefined) ?? {})) {
+        fields.push({ field: `query.${name}`, message: 'is not a known parameter' });
+      }
+    }
+    if (input.body !== undefined) {
+      if (request.body === undefined && request.routeOptions.config.bodyOptional) request.body = {};
+      check(input.body, request.body ?? null, 'body', fields);
+    }
+    check(input.headers, request.headers, 'headers', fields);
+    done(fields.length > 0 ? validationError(fields) : undefined);
+  });
+}
+
+/**
+ * A body where the route takes none: 415 when it is not JSON, else a `body` field error (returned,
+ * so that it is named with the other fields). Routes with a body schema are left to the schema.
+ */
+function bodyRefusal(request: FastifyRequest, input: RouteInput): AppError | FieldError[] {
+  if (input.body !== undefined) return [];
+  if (request.body === undefined) {
+    if (!hasBody(request)) return [];
+    // Not parsed (GET, HEAD): decide by its declared type.
+    if (!JSON_TYPE.test(request.headers['content-type'] ?? '')) {
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
+    }
+  } else if (isEmptyObject(request.body)) {
+    return [];
+  }
+  return [{ field: 'body', message: 'this operation takes no body' }];
+}
+
+function check(
+  validate: ValidateFunction | undefined,
+  data: unknown,
+  part: 'params' | 'querystring' | 'body' | 'headers',
+  fields: FieldError[],
+): void {
+  if (validate === undefined || validate(data)) return;
+  fields.push(...fieldsFromAjv(validate.errors ?? [], part));
+}
+
+const PART_PREFIX: Record<string, string> = {
+  body: '',
+  querystring: 'query.',
+  params: 'params.',
+  headers: 'header.',
+};
+
+/** Turns Ajv errors into one `fields` entry per offending field. */
+function fieldsFromAjv(errors: ErrorObject[], context: string): FieldError[] {
+  const prefix = PART_PREFIX[context] ?? '';
+  const byField = new Map<string, string[]>();
+  for (const error of errors) {
+    // `anyOf` repeats what its branches already said ("must be string", "must be null").
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    let path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = error.message ?? 'is not valid';
+    if (error.keyword === 'required') {
+      path = [...path, String(error.params.missingProperty)];
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties') {
+      path = [...path, String(error.params.additionalProperty)];
+      message = 'is not a known field';
+    } else if (error.keyword === 'type' && Array.isArray(error.params.type)) {
+      message = `must be ${(error.params.type as string[]).join(' or ')}`;
+    } else if (error.keyword === 'format') {
+      message = `must be a valid ${String(error.params.format)}`;
+    }
+    const field = prefix + path.join('.') || (context === 'body' ? 'body' : context);
+    const messages = byField.get(field) ?? [];
+    if (!messages.includes(message)) messages.push(message);
+    byField.set(field, messages);
+  }
+  return [...byField].map(([field, messages]) => ({ field, message: joinMessages(messages) }));
+}
+
+function joinMessages(messages: string[]): string {
+  const types = messages.filter((m) => m.startsWith('must be ') && !m.startsWith('must be a valid'));
+  if (types.length > 1 && types.length === messages.length) {
+    return `must be ${types.map((m) => m.slice('must be '.length)).join(' or ')}`;
+  }
+  return messages.join('; ');
 }

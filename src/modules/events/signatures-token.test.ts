@@ -359,5 +359,40 @@ describe('signature requests: the signatory side', () => {
       );
       expectOk(await w.t.post(url, { body: { reason: 'x'.repeat(1000) } }), 200, 'events');
     });
+
+    it('refuses null, an array or a scalar as the body and leaves the request pending', async () => {
+      const pending = await h.createRequest();
+      for (const payload of ['null', '[]', '"no"', '0']) {
+        expectInvalid(
+          await w.t.post(`/signature-requests/deny?token=${pending.token}`, {
+            payload,
+            contentType: 'application/json',
+          }),
+          `deny ${payload}`,
+          'body',
+        );
+        expectInvalid(
+          await w.t.post(`/signature-requests/${pending.id}/cancel`, {
+            token: w.owner.token,
+            payload,
+            contentType: 'application/json',
+          }),
+          `cancel ${payload}`,
+          'body',
+        );
+      }
+      assert.equal((await h.storedRequest(pending.id)).status, 'pending');
+    });
+  });
+
+  it('names every bad part of a request at once: query and body', async () => {
+    const created = await h.createRequest();
+    expectInvalid(
+      await w.t.post(`/signature-requests/fulfill?token=${created.token}&page=0`),
+      'fulfil with an unknown parameter and no body',
+      'query.page',
+      'body',
+    );
+    assert.equal((await h.storedRequest(created.id)).status, 'pending');
   });
 });

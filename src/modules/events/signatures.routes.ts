@@ -43,11 +43,6 @@ const BY_TOKEN =
 
 const tokenOf = (request: FastifyRequest) => (request.query as { token?: unknown }).token;
 
-/** Deny and cancel take an optional body: no body at all counts as `{}`. */
-const optionalBody = async (request: FastifyRequest) => {
-  request.body ??= {};
-};
-
 export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const requestToken = async (request: FastifyRequest) => {
     await signatures.authenticateRequestToken(db, tokenOf(request));
@@ -167,8 +162,9 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
   app.post(
     '/signature-requests/deny',
     {
+      // The body may be omitted: no body reads as `{}` (JSON `null` is still refused).
+      config: { bodyOptional: true },
       preParsing: requestToken,
-      preValidation: optionalBody,
       schema: {
         tags,
         summary: 'Decline a signature request',
@@ -196,8 +192,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
   app.post(
     '/signature-requests/:request_id/cancel',
     {
-      config: { auth: 'required' },
-      preValidation: optionalBody,
+      config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
         summary: 'Cancel a signature request',

@@ -22,11 +22,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
   app.post(
     '/webhooks/:provider',
     {
-      // The legacy form carries everything in the query string: no body is read as an empty one
-      // (before validation, which would otherwise refuse it as "not an object").
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      // The legacy form carries everything in the query string: no body reads as `{}`.
+      config: { bodyOptional: true },
       schema: {
         tags,
         summary: 'Receive a provider notification',
