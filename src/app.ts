@@ -3,8 +3,6 @@
  * It does no I/O of its own (no listen, no migrations): `main.ts` and the test harness decide that.
  */
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -14,6 +12,7 @@ import type { TokenVerifier } from './kernel/auth/verifier.ts';
 import type { Config } from './kernel/config.ts';
 import type { DatabaseHandle } from './kernel/db/client.ts';
 import { registerJsonParser } from './kernel/http/body.ts';
+import { registerConnectionGuard } from './kernel/http/connection-guard.ts';
 import { registerErrorHandler } from './kernel/http/error-handler.ts';
 import { AppError } from './kernel/http/errors.ts';
 import { loggerOptions } from './kernel/http/logging.ts';
@@ -27,8 +26,8 @@ import { wireErrorOptions } from './kernel/http/wire-errors.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
+import { registerDocs } from './system/docs.ts';
 import { systemRoutes } from './system/system.routes.ts';
-import { VERSION } from './version.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...wireErrorOptions(exposeDebug),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so that every request that will see onResponse was counted.
+  registerConnectionGuard(app);
   let isClosing = false;
   app.addHook('preClose', async () => {
     isClosing = true;
@@ -119,38 +120,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // After the rate limiter, so unknown routes count against the limit as well.
   registerNotFound(app, { exposeDebug, rateLimited: config.rateLimitPerMinute > 0 });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Convene API',
-        version: VERSION,
-        description:
-          'Events, editions and payments behind one base URL. Every response is an envelope ' +
-          '`{code, message, data | error, pagination?, timestamp, module}`.',
-      },
-      servers: [{ url: config.publicBaseUrl }],
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (EdDSA)' } },
-      },
-      tags: [
-        { name: 'system', description: 'Health, readiness, metrics and this document' },
-        { name: 'events', description: 'Events, members, editions and everything an edition holds' },
-        { name: 'projects', description: 'Projects, their members and e-mail templates' },
-        { name: 'payments', description: 'Wallets, provider connections, intents and test mode' },
-      ],
-    },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    staticCSP: true,
-    uiConfig: { url: '/docs/openapi.json' },
-  });
+  const documents = await registerDocs(app, config);
 
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db) });
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs });
 
-  await app.register(systemRoutes, { database: deps.database });
+  await app.register(systemRoutes, { database: deps.database, documents });
   await app.register(eventsModule, { db: deps.database.db, config });
   await app.register(projectsModule, { db: deps.database.db, config });
   await app.register(paymentsModule, {

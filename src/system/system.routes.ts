@@ -1,6 +1,7 @@
 /**
  * System routes (contract section 4, module `system`): liveness, readiness, Prometheus metrics and
- * the OpenAPI document. None of them is rate limited, so probes and scrapers are never refused.
+ * the OpenAPI document. The probes and the scraper are never rate limited, so they are never
+ * refused; the document is, like any other route (served from memory, but 800 KB a copy).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
@@ -9,6 +10,7 @@ import { AppError } from '../kernel/http/errors.ts';
 import { ok } from '../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
 import { VERSION } from '../version.ts';
+import type { OpenApiDocuments } from './docs.ts';
 
 // Set on each route, not in the onRoute hook above: the rate-limit plugin reads it in its own
 // onRoute hook, which runs first. Liveness and metrics are never shed under pressure either (a
@@ -18,7 +20,10 @@ const unshed = { ...config, pressureHandler: () => undefined };
 
 const Status = Type.Object({ status: Type.String(), version: Type.String() });
 
-export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {
+export const systemRoutes: FastifyPluginAsync<{
+  database: DatabaseHandle;
+  documents: OpenApiDocuments;
+}> = async (app, { database, documents }) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'system' };
   });
@@ -88,14 +93,18 @@ export const systemRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
   app.get(
     '/docs/openapi.json',
     {
-      config,
       schema: {
         tags: ['system'],
         summary: 'OpenAPI document',
-        description: 'The OpenAPI 3.1 document generated from the route schemas. Not an envelope.',
-        response: { 200: Type.Object({}, { additionalProperties: true, examples: [{ openapi: '3.1.0' }] }) },
+        description:
+          'The OpenAPI 3.1 document generated from the route schemas. Not an envelope. Compressed with ' +
+          'brotli or gzip when `Accept-Encoding` allows; carries an `ETag` (`If-None-Match` gets a 304).',
+        response: {
+          200: Type.Object({}, { additionalProperties: true, examples: [{ openapi: '3.1.0' }] }),
+          304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag is current' }),
+        },
       },
     },
-    async () => app.swagger(),
+    documents.json,
   );
 };
