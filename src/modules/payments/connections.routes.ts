@@ -60,7 +60,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
           '(credentials encrypted) and answers 302 to `final_redirect_url` with ' +
           '`status=connected&flow=…&credential_id=…` appended, or `status=error&error=…` ' +
           '(`access_denied`, `invalid_request`, `provider_error`). An unknown, used or expired state is ' +
-          'a 400 envelope with no redirect.',
+          'a 400 envelope with no redirect. Unknown query parameters are ignored, as OAuth 2.0 asks of ' +
+          'a client (RFC 6749, 4.1.2): the provider writes this query, not an API client.',
         params: ProviderParams,
         querystring: CallbackQuery,
         response: {

@@ -40,7 +40,13 @@ export const CONNECT_EXAMPLE = {
     '&code_challenge=…&code_challenge_method=S256',
 };
 
-/** The provider's callback query. Extra parameters a provider may add are tolerated. */
+/**
+ * The provider's callback query. Unlike every other route, unknown parameters are accepted: the
+ * query is written by the provider, not by an API client, and OAuth 2.0 (RFC 6749, 4.1.2 and
+ * 4.1.2.1) lets an authorization server add parameters to the redirect, which the client must
+ * ignore. Refusing them would turn a provider's harmless addition into a failed connection that
+ * the user cannot fix. Known parameters are still validated.
+ */
 export const CallbackQuery = Type.Object(
   {
     state: Type.String({ minLength: 1, maxLength: 512 }),
