@@ -5,8 +5,9 @@
  *
  * - `reads` (bench/reads.ts): public read routes against a bare Fastify route (issue 2, item 10).
  * - `webhooks` (bench/webhooks.ts): the webhook pipeline, test-mode intent to subscriber receipt.
+ * - `flood` (bench/flood.ts): /health and memory while hostile clients flood the service.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: `reads,webhooks`).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: `reads,webhooks,flood`).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -14,6 +15,7 @@ import { cleanUpOnInterrupt, log } from './lib.ts';
 const SUITES: Record<string, () => Promise<number>> = {
   reads: async () => (await import('./reads.ts')).runReads(),
   webhooks: async () => (await import('./webhooks.ts')).runWebhooks(),
+  flood: async () => (await import('./flood.ts')).runFlood(),
 };
 
 async function main(): Promise<number> {

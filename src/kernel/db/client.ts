@@ -3,15 +3,12 @@
  * WebAssembly) embedded in the process. Everything above this file sees one `Database` type and
  * writes portable SQL (PostgreSQL 15 is the floor).
  */
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -69,6 +66,8 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url?.startsWith('postgres')) return openPostgres(options.url, options.poolSize ?? 10);
+  // Imported only when used: loading PGlite costs a server deployment ~40 MiB of memory for nothing.
+  const { openPglite } = await import('./pglite.ts');
   return openPglite(options);
 }
 
@@ -227,41 +226,6 @@ function coalesceWrites(client: pg.PoolClient): void {
       process.nextTick(uncork);
     }
     return send.call(connection, buffer);
-  };
-}
-
-async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
-  let client: PGlite;
-  if (options.url === 'memory://') {
-    client = new PGlite(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
-  } else {
-    const dir = `${options.dataDir.replace(/\/+$/, '')}/pglite`;
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  }
-  await client.waitReady;
-  const db = drizzlePglite(client) as unknown as Database;
-  return {
-    db,
-    kind: 'pglite',
-    pglite: client,
-    pool: undefined,
-    dedicated: () => ({ db, close: async () => {} }),
-    async listen(channel, onNotify) {
-      const unlisten = await client.listen(channel, () => onNotify());
-      return async () => {
-        if (!client.closed) await unlisten();
-      };
-    },
-    async migrate() {
-      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
-    },
-    async ping() {
-      await client.query('select 1');
-    },
-    async close() {
-      if (!client.closed) await client.close();
-    },
   };
 }
 

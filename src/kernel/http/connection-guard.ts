@@ -21,8 +21,11 @@ export function registerConnectionGuard(app: FastifyInstance): void {
     const count = (socket[waiting] ?? 0) + 1;
     socket[waiting] = count;
     if (count <= MAX_WAITING) return done();
-    request.log.warn({ waiting: count }, 'connection dropped: too many answers waiting unread');
-    socket.destroy();
+    // Requests already parsed from the same socket still pass here after the drop: log it once.
+    if (!socket.destroyed) {
+      request.log.warn({ waiting: count }, 'connection dropped: too many answers waiting unread');
+      socket.destroy();
+    }
     // Hijacked: Fastify runs nothing more for this request and writes nothing.
     reply.hijack();
     done();

@@ -1,0 +1,44 @@
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in the process, in memory or
+ * in `DATA_DIR/pglite`. Loaded by `openDatabase` only when no server is configured.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { type Database, type DatabaseHandle, type DatabaseOptions, MIGRATIONS_DIR } from './client.ts';
+
+export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let client: PGlite;
+  if (options.url === 'memory://') {
+    client = new PGlite(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
+  } else {
+    const dir = `${options.dataDir.replace(/\/+$/, '')}/pglite`;
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pglite: client,
+    pool: undefined,
+    dedicated: () => ({ db, close: async () => {} }),
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
