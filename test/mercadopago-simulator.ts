@@ -226,18 +226,24 @@ export interface NotificationSignatureInput {
   requestId?: string | undefined;
   /** Unix seconds (Mercado Pago has also sent milliseconds); now by default. */
   ts?: number | string;
+  /**
+   * How an alphanumeric `data.id` enters the manifest: lower-cased, as Mercado Pago's guide says
+   * (the default), or as sent, as the official SDK's `WebhookSignatureValidator` signs it.
+   */
+  idForm?: 'lower-cased' | 'as-sent';
 }
 
 /**
  * The `x-signature` header Mercado Pago sends: `ts=<ts>,v1=<hex HMAC-SHA256>` of the manifest
- * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`, an alphanumeric id lower-cased, absent values
- * left out.
+ * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`, an alphanumeric id lower-cased (unless
+ * `idForm` is `as-sent`), absent values left out.
  */
 export function signNotification(input: NotificationSignatureInput): string {
   const ts = String(input.ts ?? Math.floor(Date.now() / 1000));
   let manifest = '';
   if (input.dataId !== undefined) {
-    manifest += `id:${/^[a-z0-9]+$/i.test(input.dataId) ? input.dataId.toLowerCase() : input.dataId};`;
+    const isLowered = input.idForm !== 'as-sent' && /^[a-z0-9]+$/i.test(input.dataId);
+    manifest += `id:${isLowered ? input.dataId.toLowerCase() : input.dataId};`;
   }
   if (input.requestId !== undefined) manifest += `request-id:${input.requestId};`;
   manifest += `ts:${ts};`;

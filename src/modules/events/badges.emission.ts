@@ -11,35 +11,36 @@
  * (f) emitting a badge that exists re-activates it and clears its reason (one row per edition,
  *     person and origin).
  *
- * (a), (b) and (c) lock the event row first, the lock edition writes take too: a member added at
- * the moment an edition is published is either seen by the publish or sees the edition published,
- * never neither (each statement reads what committed before it under READ COMMITTED).
+ * (a), (b) and (c) need the event lock (`lockEvent`), which their callers take before their own
+ * first write, as every edition and member write does: a member added at the moment an edition is
+ * published is either seen by the publish or sees the edition published, never neither (each
+ * statement reads what committed before it under READ COMMITTED). They take an `EventLock` so that
+ * a caller cannot forget it; taking it here, after the caller's insert, is what deadlocked.
  */
 import type { Executor } from '../../kernel/db/client.ts';
 import * as repo from './badges.repository.ts';
-import { lockEvent } from './editions.repository.ts';
+import type { EventLock } from './events.repository.ts';
 
 /** (a) The edition was just published: every member of its event gets a staff badge. */
 export async function emitStaffBadgesOnPublish(
   tx: Executor,
-  edition: { id: string; event_id: string },
+  lock: EventLock,
+  editionId: string,
 ): Promise<void> {
-  await lockEvent(tx, edition.event_id);
-  const members = await repo.listMemberIds(tx, edition.event_id);
+  const members = await repo.listMemberIds(tx, lock.eventId);
   await repo.upsertEmissions(
     tx,
-    members.map((userId) => ({ edition_id: edition.id, user_id: userId, origin: 'staff' as const })),
+    members.map((userId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
   );
 }
 
 /** (b) A member was just added: a staff badge for each published edition still to end. */
 export async function emitStaffBadgesOnMemberAdded(
   tx: Executor,
-  eventId: string,
+  lock: EventLock,
   userId: string,
 ): Promise<void> {
-  await lockEvent(tx, eventId);
-  const editionIds = await repo.listCurrentEditionIds(tx, eventId, true);
+  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, true);
   await repo.upsertEmissions(
     tx,
     editionIds.map((editionId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
@@ -52,11 +53,10 @@ export async function emitStaffBadgesOnMemberAdded(
  */
 export async function revokeStaffBadgesOnMemberRemoved(
   tx: Executor,
-  eventId: string,
+  lock: EventLock,
   userId: string,
 ): Promise<void> {
-  await lockEvent(tx, eventId);
-  const editionIds = await repo.listCurrentEditionIds(tx, eventId, false);
+  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, false);
   await repo.revokeEmissions(tx, { userId, origin: 'staff', editionIds }, 'member_removed');
 }
 

@@ -132,14 +132,6 @@ export function listEditions(db: Executor, eventId: string, isDraft: boolean, wi
   );
 }
 
-/**
- * Serializes edition writes of one event (row lock on the event), so the overlap check below and
- * the write that follows it cannot interleave with another request's.
- */
-export async function lockEvent(db: Executor, eventId: string): Promise<void> {
-  await db.execute(sql`select 1 from ${events} where ${events.id} = ${eventId} for update`);
-}
-
 /** A live edition of the event whose time span overlaps [startsAt, endsAt), other than `exceptId`. */
 export async function findOverlappingEdition(
   db: Executor,

@@ -13,6 +13,7 @@ import { serialize } from '../../kernel/http/respond.ts';
 import { requireEventRole, requireReadableEdition, requireReadableEvent } from './access.ts';
 import { emitStaffBadgesOnPublish } from './badges.emission.ts';
 import * as repo from './editions.repository.ts';
+import { type EventLock, lockEvent } from './events.repository.ts';
 import type { CreateEditionBody, UpdateEditionBody } from './events.schemas.ts';
 import type { EditionRow } from './events.table.ts';
 
@@ -54,15 +55,18 @@ function checkDates(startsAt: Date, endsAt: Date, registrationOpensAt: Date | nu
   if (fields.length > 0) throw validationError(fields, 'The edition dates are not consistent');
 }
 
+/**
+ * 409 when a live edition of the event overlaps [startsAt, endsAt). Under the event lock, so the
+ * check and the write after it cannot interleave with another request's.
+ */
 async function refuseOverlap(
   tx: Transaction,
-  eventId: string,
+  lock: EventLock,
   startsAt: Date,
   endsAt: Date,
   exceptId?: string,
 ): Promise<void> {
-  await repo.lockEvent(tx, eventId);
-  const clash = await repo.findOverlappingEdition(tx, eventId, startsAt, endsAt, exceptId);
+  const clash = await repo.findOverlappingEdition(tx, lock.eventId, startsAt, endsAt, exceptId);
   if (clash !== undefined) {
     throw conflict('The edition overlaps another edition of this event', {
       edition_id: clash.id,
@@ -79,7 +83,7 @@ export async function createEdition(db: Database, eventId: string, actor: Identi
   const registrationOpensAt = toDate(body.registration_opens_at, 'registration_opens_at') ?? null;
   checkDates(startsAt, endsAt, registrationOpensAt);
   const edition = await db.transaction(async (tx) => {
-    await refuseOverlap(tx, eventId, startsAt, endsAt);
+    await refuseOverlap(tx, await lockEvent(tx, eventId), startsAt, endsAt);
     const { registration_opens_at: _opens, starts_at: _starts, ends_at: _ends, ...rest } = body;
     return repo.insertEdition(tx, {
       ...rest,
@@ -159,8 +163,11 @@ export async function updateEdition(
     registrationOpensAt === undefined ? current.registration_opens_at : registrationOpensAt,
   );
   const datesChanged = body.starts_at !== undefined || body.ends_at !== undefined;
+  // Every edition write takes the event lock first, even one that changes no date: one rule, and
+  // a member added meanwhile reads the edition as it is before or after, never half-way.
   const edition = await db.transaction(async (tx) => {
-    if (datesChanged) await refuseOverlap(tx, eventId, startsAt, endsAt, editionId);
+    const lock = await lockEvent(tx, eventId);
+    if (datesChanged) await refuseOverlap(tx, lock, startsAt, endsAt, editionId);
     const { registration_opens_at: _opens, starts_at: _starts, ends_at: _ends, ...rest } = body;
     return repo.updateEdition(tx, editionId, {
       ...rest,
@@ -179,9 +186,9 @@ export async function publishEdition(db: Database, eventId: string, editionId: s
   // (taken first, as every edition write does, so the lock order is event then edition).
   const published = edition.is_draft
     ? await db.transaction(async (tx) => {
-        await repo.lockEvent(tx, eventId);
+        const lock = await lockEvent(tx, eventId);
         const row = await repo.publishDraftEdition(tx, editionId);
-        if (row !== undefined) await emitStaffBadgesOnPublish(tx, row);
+        if (row !== undefined) await emitStaffBadgesOnPublish(tx, lock, row.id);
         return row;
       })
     : undefined;
@@ -191,5 +198,11 @@ export async function publishEdition(db: Database, eventId: string, editionId: s
 
 export async function deleteEdition(db: Database, eventId: string, editionId: string, actor: Identity) {
   await requireEditionOfEvent(db, eventId, editionId, actor, 'owner');
-  return serialize(await repo.updateEdition(db, editionId, { deleted_at: new Date() }));
+  // Under the event lock too: an edition write like the others (a member added meanwhile gets, or
+  // does not get, its staff badge according to one state of the edition).
+  const deleted = await db.transaction(async (tx) => {
+    await lockEvent(tx, eventId);
+    return repo.updateEdition(tx, editionId, { deleted_at: new Date() });
+  });
+  return serialize(deleted);
 }

@@ -1,11 +1,35 @@
 /** SQL of events and their members. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { actors } from '../../kernel/auth/actors.table.ts';
-import type { Executor } from '../../kernel/db/client.ts';
+import type { Executor, Transaction } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
 import { type EventRole, type EventRow, eventMembers, events } from './events.table.ts';
 
 export type NewEvent = typeof events.$inferInsert;
+
+declare const held: unique symbol;
+/** What `lockEvent` answers: proof, for the functions that need it, that the event lock is held. */
+export interface EventLock {
+  readonly eventId: string;
+  readonly [held]: true;
+}
+
+/**
+ * The event lock: the event row, locked until the transaction ends. Every path that writes the
+ * editions or members of an event (or the staff badges that follow from them) takes it before its
+ * first write, so those paths run one at a time per event and all lock in the same order.
+ *
+ * `FOR NO KEY UPDATE`, not `FOR UPDATE`: it conflicts with itself, which is all the lock is for,
+ * but not with the `FOR KEY SHARE` lock a foreign key check takes on the event row when a member
+ * or an edition row is inserted. With `FOR UPDATE`, two transactions that had each inserted such a
+ * row (each holding KEY SHARE) and then asked for the lock waited on each other: a deadlock, a 503.
+ * Taking the lock first removes that order; the weaker mode also keeps any row inserted elsewhere
+ * that references the event from waiting behind, or deadlocking with, a lock holder.
+ */
+export async function lockEvent(tx: Transaction, eventId: string): Promise<EventLock> {
+  await tx.execute(sql`select 1 from ${events} where ${events.id} = ${eventId} for no key update`);
+  return { eventId } as EventLock;
+}
 export type EventPatch = Partial<Omit<NewEvent, 'id' | 'owner_id' | 'created_at'>>;
 
 export async function insertEvent(db: Executor, values: NewEvent): Promise<EventRow> {

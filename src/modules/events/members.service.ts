@@ -35,11 +35,14 @@ export async function addMember(
   const existing = await repo.findMember(db, eventId, person.user_id);
   if (existing !== undefined)
     throw conflict('This person is already a member of the event', { role: existing.role });
-  // The primary key still guards a concurrent add of the same person (mapped to 409). The new
-  // member's staff badges of current published editions are emitted in the same transaction.
+  // The event lock comes first, before the insert whose foreign key check locks the event row too
+  // (see lockEvent). The primary key still guards a concurrent add of the same person (mapped to
+  // 409). The new member's staff badges of current published editions are emitted in the same
+  // transaction.
   await db.transaction(async (tx) => {
+    const lock = await repo.lockEvent(tx, eventId);
     await repo.insertMember(tx, { event_id: eventId, user_id: person.user_id, role: body.role });
-    await emitStaffBadgesOnMemberAdded(tx, eventId, person.user_id);
+    await emitStaffBadgesOnMemberAdded(tx, lock, person.user_id);
   });
   const member = await repo.findMember(db, eventId, person.user_id);
   return serialize(member!);
@@ -71,10 +74,12 @@ export async function removeMember(
   if (member.role === 'owner') throw conflict('The owner of an event cannot be removed');
   if (member.role === 'admin' && callerRole !== 'owner')
     throw forbidden('Only the owner may remove an admin');
-  // With the membership go the member's staff badges of current editions (`member_removed`).
+  // With the membership go the member's staff badges of current editions (`member_removed`), under
+  // the event lock, taken first as by every member and edition write.
   await db.transaction(async (tx) => {
+    const lock = await repo.lockEvent(tx, eventId);
     await repo.deleteMember(tx, eventId, member.user_id);
-    await revokeStaffBadgesOnMemberRemoved(tx, eventId, member.user_id);
+    await revokeStaffBadgesOnMemberRemoved(tx, lock, member.user_id);
   });
   return serialize(member);
 }

@@ -107,13 +107,13 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
         tags,
         summary: 'Revoke a collector or seller',
         description:
-          'The collector owner, or for a seller the wallet owner (403 otherwise; unknown id 404). ' +
+          'The collector owner, or for a seller the wallet owner; anyone else gets the 404 of an unknown id. ' +
           'Sets `revoked_at` and erases the stored credentials; 409 when already revoked.',
         params: ProviderParams,
         body: RevokeBody,
         response: {
           200: envelope(RevokeResult, REVOKE_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 404, 409),
         },
       },
     },

@@ -10,14 +10,7 @@ import type { Config } from '../../kernel/config.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
 import type { Window } from '../../kernel/db/paging.ts';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  forbidden,
-  notFound,
-  validationError,
-} from '../../kernel/http/errors.ts';
+import { AppError, badRequest, conflict, notFound, validationError } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
 import { open, seal } from '../../kernel/secret-box.ts';
 import { generateToken, hashToken } from '../../kernel/tokens.ts';
@@ -190,20 +183,23 @@ export async function listCollectors(db: Executor, actor: Identity, window: Wind
   return { ...page, items: page.items.map(presentCollector) };
 }
 
-/** Revokes a collector (its owner) or a seller (its wallet's owner) and erases its credentials. */
+/**
+ * Revokes a collector (its owner) or a seller (its wallet's owner) and erases its credentials. A
+ * credential is not public (contract 2): someone else's is the same 404 as an unknown id, decided
+ * before its state, so neither its existence nor its revocation is revealed to an outsider.
+ */
 export async function revoke(db: Executor, config: Config, slug: string, actor: Identity, body: RevokeBody) {
   const provider = providerFor(slug, config);
   let credential: { provider: string; revoked_at: Date | null } | undefined;
   if (body.flow === 'collector') {
     const collector = await repo.findCollector(db, body.id);
-    if (collector === undefined || collector.provider !== provider.slug) throw notFound('Collector');
-    if (collector.owner_id !== actor.userId) throw forbidden('Only the owner of the collector may revoke it');
+    const isMine = collector?.provider === provider.slug && collector.owner_id === actor.userId;
+    if (!isMine) throw notFound('Collector');
     credential = collector;
   } else {
     const found = await repo.findSellerWithWalletOwner(db, body.id);
-    if (found === undefined || found.seller.provider !== provider.slug) throw notFound('Seller');
-    if (found.walletOwnerId !== actor.userId)
-      throw forbidden('Only the owner of the wallet may revoke its seller');
+    const isMine = found?.seller.provider === provider.slug && found.walletOwnerId === actor.userId;
+    if (!isMine) throw notFound('Seller');
     credential = found.seller;
   }
   const alreadyRevoked = () => conflict('The credential is already revoked');

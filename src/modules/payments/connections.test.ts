@@ -265,7 +265,7 @@ describe('provider connections', () => {
     assert.equal(JSON.parse(open(key, seller!.credentials!)).access_token, sim.issuedTokens.at(-1));
   });
 
-  it('revokes a collector and a seller, erasing credentials; 409 twice; 403/404 for others', async () => {
+  it('revokes a collector and a seller, erasing credentials; 409 twice; 404 for others', async () => {
     const collectorId = new URL(
       (
         await t.get(
@@ -291,8 +291,9 @@ describe('provider connections', () => {
 
     const revoke = (user: TestUser, body: unknown, provider = 'mercadopago') =>
       t.post(`/providers/${provider}/revoke`, { token: user.token, body });
-    expectError(await revoke(bea, { flow: 'collector', id: collectorId }), 403, 'FORBIDDEN');
-    expectError(await revoke(bea, { flow: 'seller', id: sellerId }), 403, 'FORBIDDEN');
+    // Not public (contract 2): someone else's credential is 404 (connections-revoke.test.ts).
+    expectError(await revoke(bea, { flow: 'collector', id: collectorId }), 404, 'NOT_FOUND');
+    expectError(await revoke(bea, { flow: 'seller', id: sellerId }), 404, 'NOT_FOUND');
     expectError(await revoke(ana, { flow: 'collector', id: UNKNOWN_ID }), 404, 'NOT_FOUND');
     expectError(await revoke(ana, { flow: 'seller', id: collectorId }), 404, 'NOT_FOUND');
     expectError(await revoke(ana, { flow: 'collector', id: collectorId }, 'stripe'), 404, 'NOT_FOUND');

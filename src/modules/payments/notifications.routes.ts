@@ -32,9 +32,10 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
           'slug: `mercadopago` (other: 404). The `x-signature` (`ts=…,v1=…`) must be the hex ' +
           'HMAC-SHA256, keyed with `MERCADOPAGO_WEBHOOK_SECRET`, of ' +
           '`id:<data.id>;request-id:<x-request-id>;ts:<ts>;` (`data.id` from the query string, else ' +
-          'the body; lower-cased when alphanumeric), with `ts` (seconds or milliseconds) within 5 ' +
-          'minutes of now: 401 otherwise. Without `MERCADOPAGO_WEBHOOK_SECRET` the route answers 503 ' +
-          '(fail closed: nothing is accepted unverified). Only `type: payment` is processed: the ' +
+          'the body; an alphanumeric id lower-cased, or as sent as the official SDK signs it), with ' +
+          '`ts` (seconds or milliseconds) within 5 minutes of now: 401 otherwise. Without ' +
+          '`MERCADOPAGO_WEBHOOK_SECRET` the route answers 503 (fail closed: nothing is accepted ' +
+          'unverified). Only `type: payment` is processed: the ' +
           'payment is fetched from the provider with the seller’s token, its status mapped and the ' +
           'intent moved by the transition rule, with its event and deliveries. The answer is 200 with ' +
           'the `outcome`; a duplicate (the intent already has that status) creates nothing. 502 when ' +

@@ -1,7 +1,8 @@
 /**
  * Mercado Pago notification signatures: the header format, the manifest (absent parts left out,
- * alphanumeric ids lower-cased), the five-minute window in seconds or milliseconds, and the HMAC
- * against vectors computed outside Node (`openssl dgst -sha256 -hmac`).
+ * alphanumeric ids lower-cased as the guide says, or as sent as the official SDK validator signs),
+ * the five-minute window in seconds or milliseconds, and the HMAC against vectors computed outside
+ * Node (`openssl dgst -sha256 -hmac`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -23,6 +24,13 @@ const V1 = '4b6601aa6925ccf7094d3bda70a38cf0cbb1df5648e85e433561d61dc4ac93a3';
 const V1_MS_ALNUM = 'f284b9e77b44621ac2330ddd5b4955ca546cbe8f308c2f9d1b8c9fd7e9acf1fd';
 // printf 'ts:1763805600;' | openssl dgst …
 const V1_TS_ONLY = 'cc1d4ba088decf4fa85087714dea3de3fc2fffa15a4b56ace7472c2ec1cd89fa';
+// printf 'id:<id>;request-id:<REQUEST_ID>;ts:1763805600;' | openssl dgst …, for an alphanumeric id
+// as sent (what mercadopago 3.6.1's WebhookSignatureValidator signs, and accepts), lower-cased (the
+// guide's form) and in some other casing (neither form).
+const ALNUM_ID = 'ABC123xyz';
+const V1_AS_SENT = 'f91e370983fb0fd684d9e74354f959c726dcb4c39f898d98a8b30b151202bcb9';
+const V1_LOWER_CASED = 'fefd9d9a12594aa95c6dda9bd62e844813d7fcef00842526281c74c21b0f1e9b';
+const V1_OTHER_CASING = '029e09bb4236de59ac114c62086a355ccfc7b4f881c3d1e59380d87ff87abcb8'; // Abc123XYZ
 
 const verify = (
   signature: string | undefined,
@@ -70,6 +78,11 @@ describe('mercadopago signature manifest', () => {
     assert.equal(signatureManifest({ dataId: 'ABC-123', ts: TS }), `id:ABC-123;ts:${TS};`);
   });
 
+  it('keeps the id as sent in the SDK form', () => {
+    assert.equal(signatureManifest({ dataId: 'ABC123def', ts: TS }, 'as-sent'), `id:ABC123def;ts:${TS};`);
+    assert.equal(signatureManifest({ dataId: 'ABC-123', ts: TS }, 'as-sent'), `id:ABC-123;ts:${TS};`);
+  });
+
   it('leaves out the parts the notification lacks', () => {
     assert.equal(signatureManifest({ requestId: REQUEST_ID, ts: TS }), `request-id:${REQUEST_ID};ts:${TS};`);
     assert.equal(signatureManifest({ dataId: '', requestId: '', ts: TS }), `ts:${TS};`);
@@ -87,6 +100,16 @@ describe('mercadopago signature verification', () => {
     assert.deepEqual(verify(`ts=${TS},v1=${V1}`, '1234567890'), { ok: true });
     assert.deepEqual(verify(`ts=${TS}000,v1=${V1_MS_ALNUM}`, 'ABC123DEF'), { ok: true });
     assert.deepEqual(verify(`ts=${TS},v1=${V1_TS_ONLY}`, undefined, NOW, ''), { ok: true });
+  });
+
+  it('accepts an alphanumeric id signed as sent (the SDK) or lower-cased (the guide), no other casing', () => {
+    assert.deepEqual(verify(`ts=${TS},v1=${V1_AS_SENT}`, ALNUM_ID), { ok: true });
+    assert.deepEqual(verify(`ts=${TS},v1=${V1_LOWER_CASED}`, ALNUM_ID), { ok: true });
+    const mismatch = { ok: false, reason: 'mismatch' };
+    assert.deepEqual(verify(`ts=${TS},v1=${V1_OTHER_CASING}`, ALNUM_ID), mismatch);
+    // A signature over the id as sent covers that casing only: sent lower-cased, it is refused.
+    assert.deepEqual(verify(`ts=${TS},v1=${V1_AS_SENT}`, ALNUM_ID.toLowerCase()), mismatch);
+    assert.deepEqual(verify(`ts=${TS},v1=${V1_LOWER_CASED}`, ALNUM_ID.toLowerCase()), { ok: true });
   });
 
   it('refuses a missing or malformed header', () => {

@@ -4,8 +4,10 @@
  * Mercado Pago sends `x-signature: ts=<ts>,v1=<hex>` and `x-request-id`; `v1` is the hex
  * HMAC-SHA256, keyed with the application's webhook secret, of the manifest
  * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`. As its documentation prescribes, a part whose
- * value the notification lacks is left out of the manifest, and an alphanumeric `data.id` is
- * lower-cased. The resource id the service later acts on is the one signed here, so a notification
+ * value the notification lacks is left out of the manifest. An alphanumeric `data.id` is
+ * lower-cased by the guide, while the official SDK's validator (`mercadopago` 3.6.1,
+ * `WebhookSignatureValidator`) signs it as sent; either form is accepted (contract 7.3), no other
+ * casing. The resource id the service later acts on is the one signed here, so a notification
  * cannot be pointed at another payment without the secret. `ts` bounds replays: one more than five
  * minutes away from now is refused (Mercado Pago has sent it in seconds and in milliseconds).
  */
@@ -51,14 +53,19 @@ export function parseSignatureHeader(header: string): SignatureHeader | undefine
   return { ts, v1: v1.toLowerCase() };
 }
 
-/** The signed manifest; absent values leave their part out, an alphanumeric id is lower-cased. */
-export function signatureManifest(input: {
-  dataId?: string | undefined;
-  requestId?: string | undefined;
-  ts: string;
-}) {
+/** How `data.id` enters the manifest: lower-cased when alphanumeric (the guide), or as sent (the SDK). */
+export type IdForm = 'lower-cased' | 'as-sent';
+
+/** Both forms, each always tried: see `verifyMercadoPagoSignature`. */
+const ID_FORMS: readonly IdForm[] = ['lower-cased', 'as-sent'];
+
+/** The signed manifest; absent values leave their part out, the id is in the form asked. */
+export function signatureManifest(
+  input: { dataId?: string | undefined; requestId?: string | undefined; ts: string },
+  idForm: IdForm = 'lower-cased',
+) {
   const id =
-    input.dataId !== undefined && /^[0-9a-zA-Z]+$/.test(input.dataId)
+    idForm === 'lower-cased' && input.dataId !== undefined && /^[0-9a-zA-Z]+$/.test(input.dataId)
       ? input.dataId.toLowerCase()
       : input.dataId;
   return (
@@ -88,9 +95,16 @@ export function verifyMercadoPagoSignature(
   if (Math.abs(now - timestampMs(header.ts)) > SIGNATURE_TOLERANCE_MS) {
     return { ok: false, reason: 'expired' };
   }
-  const manifest = signatureManifest({ ...notification, ts: header.ts });
-  const expected = createHmac('sha256', secret).update(manifest, 'utf8').digest();
-  // Both are 32 bytes (the header was checked to hold 64 hex digits), as timingSafeEqual requires.
+  // Every form is computed and compared, whatever the id and whichever matches (the same HMACs and
+  // compares for every request; the results are combined without short-circuit), so the time taken
+  // tells nothing about which form, if any, the signature covers. Both digests are 32 bytes (the
+  // header was checked to hold 64 hex digits), as timingSafeEqual requires.
   const given = Buffer.from(header.v1, 'hex');
-  return timingSafeEqual(expected, given) ? { ok: true } : { ok: false, reason: 'mismatch' };
+  let matches = 0;
+  for (const form of ID_FORMS) {
+    const manifest = signatureManifest({ ...notification, ts: header.ts }, form);
+    const expected = createHmac('sha256', secret).update(manifest, 'utf8').digest();
+    matches |= Number(timingSafeEqual(expected, given));
+  }
+  return matches === 1 ? { ok: true } : { ok: false, reason: 'mismatch' };
 }
