@@ -1,120 +1,194 @@
 /**
- * HTTP on the wire, for what `inject` cannot show: framing the parser refuses, headers over the
- * limit, a large body written before the answer is read, and whether the connection gave a whole
- * answer or was reset. One request per connection; the answer is read until the server closes or
- * the whole body (by `content-length`) has arrived.
+ * Requests over a real TCP connection, one connection per request, the whole request written with
+ * one `write()` before anything is read (as a careless or hostile client does: no
+ * `Expect: 100-continue`, no waiting). The answer is parsed here, so what the fuzz sees is what
+ * reached the socket: a complete HTTP answer, or a connection that was reset, closed early or went
+ * silent. `inject()` cannot show those, which is why the fuzz does not use it.
  */
-import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import { connect } from 'node:net';
 
-export interface WireAnswer {
-  /** Status, or undefined when no complete status line and headers arrived. */
-  status: number | undefined;
-  headers: Record<string, string>;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: the envelope is inspected field by field.
-  body: any;
-  /** The socket error that ended the exchange (ECONNRESET, EPIPE…), if any. */
-  error: string | undefined;
+export interface WireTarget {
+  host: string;
+  port: number;
 }
 
-export interface WireOptions {
-  /** Give up after this long (the answer then has `error: 'TIMEOUT'`). Default 15 s. */
-  timeoutMs?: number;
-  /** Written after the head in a second write, without waiting for an answer (a large body). */
-  body?: Buffer | string;
-  /** Half-close after writing (default false: the client keeps its side open, as most do). */
-  end?: boolean;
+/** A complete HTTP answer. */
+export interface WireAnswer {
+  kind: 'answer';
+  status: number;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  ms: number;
+  /**
+   * Set when the connection broke before the request was fully written (EPIPE, ECONNRESET): the
+   * answer reached this client, which reads while it writes, but a client that writes its whole
+   * request before reading (most do) loses it. The contract has the server read and discard the
+   * rest of an oversized body so that this does not happen.
+   */
+  writeFailed?: string;
+}
+
+/** No complete answer: reset, closed early, silent past the deadline, or unparsable. */
+export interface WireFailure {
+  kind: 'reset' | 'closed' | 'timeout' | 'garbled';
+  detail: string;
+  /** What arrived before the connection ended (often nothing). */
+  partial: Buffer;
+  ms: number;
+}
+
+export type WireResult = WireAnswer | WireFailure;
+
+/** Builds the bytes of a request: request line, headers (in order, as given), blank line, body. */
+export function requestBytes(
+  method: string,
+  target: string,
+  headers: Array<[string, string]>,
+  body?: Buffer,
+): Buffer {
+  const head = `${method} ${target} HTTP/1.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  return body === undefined
+    ? Buffer.from(head, 'latin1')
+    : Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+interface Head {
+  status: number;
+  headers: Record<string, string>;
+  bodyStart: number;
+}
+
+function parseHead(data: Buffer): Head | 'incomplete' | 'garbled' {
+  const end = data.indexOf('\r\n\r\n');
+  if (end < 0) return data.length > 64 * 1024 ? 'garbled' : 'incomplete';
+  const lines = data.subarray(0, end).toString('latin1').split('\r\n');
+  const match = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0] ?? '');
+  if (match === null) return 'garbled';
+  const headers: Record<string, string> = {};
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) return 'garbled';
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { status: Number(match[1]), headers, bodyStart: end + 4 };
+}
+
+/** The decoded body of a chunked answer, or undefined while it is incomplete. */
+function dechunk(data: Buffer): Buffer | undefined | 'garbled' {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = data.indexOf('\r\n', at);
+    if (lineEnd < 0) return undefined;
+    const size = Number.parseInt(data.subarray(at, lineEnd).toString('latin1').split(';')[0] ?? '', 16);
+    if (!Number.isFinite(size) || size < 0) return 'garbled';
+    const start = lineEnd + 2;
+    if (size === 0) return data.indexOf('\r\n', start) < 0 ? undefined : Buffer.concat(parts);
+    if (data.length < start + size + 2) return undefined;
+    parts.push(data.subarray(start, start + size));
+    at = start + size + 2;
+  }
+}
+
+/** The answer so far: complete, incomplete, or not HTTP. `atEnd`: the peer has closed. */
+function parseAnswer(data: Buffer, atEnd: boolean, started: number): WireAnswer | 'incomplete' | 'garbled' {
+  const head = parseHead(data);
+  if (head === 'incomplete' || head === 'garbled') return head;
+  const rest = data.subarray(head.bodyStart);
+  const answer = (body: Buffer): WireAnswer => ({
+    kind: 'answer',
+    status: head.status,
+    headers: head.headers,
+    body,
+    ms: performance.now() - started,
+  });
+  if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
+    const body = dechunk(rest);
+    if (body === 'garbled') return 'garbled';
+    return body === undefined ? 'incomplete' : answer(body);
+  }
+  const declared = head.headers['content-length'];
+  if (declared !== undefined) {
+    const length = Number(declared);
+    if (!Number.isInteger(length) || length < 0) return 'garbled';
+    return rest.length >= length ? answer(rest.subarray(0, length)) : 'incomplete';
+  }
+  // Neither length nor chunking: the body runs to the end of the connection (or there is none).
+  if (head.status === 204 || head.status === 304 || (head.status >= 100 && head.status < 200)) {
+    return answer(Buffer.alloc(0));
+  }
+  return atEnd ? answer(rest) : 'incomplete';
 }
 
 /**
- * The exchange runs on a thread of its own: a client on the server's event loop would take turns
- * with it, and never write faster than the server reads, which hides what a real client meets.
+ * Writes `bytes` at once on a new connection and reads one answer. Never rejects: every way a
+ * connection can fail is a `WireFailure`. The socket is destroyed before this resolves.
  */
-const CLIENT = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { connect } = require('node:net');
-const { port, head, body, end, timeoutMs } = workerData;
-const socket = connect(port, '127.0.0.1');
-const chunks = [];
-let settled = false;
-const finish = (error) => {
-  if (settled) return;
-  settled = true;
-  clearTimeout(timer);
-  socket.destroy();
-  parentPort.postMessage({ answer: Buffer.concat(chunks), error });
-};
-const timer = setTimeout(() => finish('TIMEOUT'), timeoutMs);
-const complete = (buffer) => {
-  const at = buffer.indexOf('\\r\\n\\r\\n');
-  if (at < 0) return false;
-  const length = /\\r\\ncontent-length:\\s*(\\d+)/i.exec(buffer.subarray(0, at).toString('latin1'));
-  return length !== null && buffer.length - at - 4 >= Number(length[1]);
-};
-socket.on('data', (chunk) => {
-  chunks.push(chunk);
-  if (complete(Buffer.concat(chunks))) finish(undefined);
-});
-socket.on('error', (error) => finish(error.code || error.message));
-socket.on('close', () => finish(undefined));
-socket.write(Buffer.from(head));
-if (body !== undefined) socket.write(Buffer.from(body));
-if (end) socket.end();
-`;
-
-export async function sendRaw(
-  port: number,
-  head: string | Buffer,
-  options: WireOptions = {},
-): Promise<WireAnswer> {
-  const worker = new Worker(CLIENT, {
-    eval: true,
-    workerData: {
-      port,
-      head: typeof head === 'string' ? Buffer.from(head, 'latin1') : head,
-      body: typeof options.body === 'string' ? Buffer.from(options.body, 'latin1') : options.body,
-      end: options.end ?? false,
-      timeoutMs: options.timeoutMs ?? 15_000,
-    },
+export function exchange(target: WireTarget, bytes: Buffer, timeoutMs: number): Promise<WireResult> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    let settled = false;
+    let isWritten = false;
+    let answered: WireAnswer | undefined;
+    const socket = connect({ host: target.host, port: target.port });
+    const received = () => Buffer.concat(chunks);
+    const finish = (result: WireResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const fail = (kind: WireFailure['kind'], detail: string) =>
+      finish({ kind, detail, partial: received(), ms: performance.now() - started });
+    // An answer that is complete by the time the connection breaks still counts as an answer:
+    // the server may close (even reset) right after sending it. But it is held until the request
+    // is written out, to see whether the connection broke under the writer first.
+    const settleAt = (atEnd: boolean, onIncomplete: () => void) => {
+      if (answered !== undefined) return;
+      const parsed = parseAnswer(received(), atEnd, started);
+      if (parsed === 'garbled') fail('garbled', 'the answer is not HTTP/1.1');
+      else if (parsed === 'incomplete') onIncomplete();
+      else if (isWritten) finish(parsed);
+      else answered = parsed;
+    };
+    const writeBroke = (detail: string) => {
+      if (answered !== undefined) finish({ ...answered, writeFailed: detail });
+    };
+    const timer = setTimeout(() => {
+      if (answered !== undefined) writeBroke(`the server stopped reading the request (${timeoutMs} ms)`);
+      else fail('timeout', `no complete answer within ${timeoutMs} ms`);
+    }, timeoutMs);
+    socket.setNoDelay(true);
+    socket.on('connect', () => {
+      socket.write(bytes, (error) => {
+        if (error !== undefined && error !== null) return;
+        isWritten = true;
+        if (answered !== undefined) finish(answered);
+      });
+    });
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      settleAt(false, () => {});
+    });
+    socket.on('end', () => {
+      // A server may stop writing and still read (half-close): wait for the write to end or break.
+      if (answered !== undefined) return;
+      settleAt(true, () =>
+        fail('closed', received().length === 0 ? 'closed without an answer' : 'closed mid-answer'),
+      );
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered !== undefined) return writeBroke(`${error.code ?? error.name} while writing the request`);
+      settleAt(true, () => fail('reset', `${error.code ?? error.name}: ${error.message}`));
+    });
+    socket.on('close', () => {
+      if (answered !== undefined) return writeBroke('closed while writing the request');
+      settleAt(true, () => fail('closed', 'closed without an answer'));
+    });
   });
-  try {
-    const [message] = (await once(worker, 'message')) as [{ answer: Uint8Array; error: string | undefined }];
-    return parseAnswer(Buffer.from(message.answer), message.error);
-  } finally {
-    await worker.terminate();
-  }
-}
-
-function splitHead(buffer: Buffer): { head: string; rest: Buffer } | undefined {
-  const at = buffer.indexOf('\r\n\r\n');
-  if (at < 0) return undefined;
-  return { head: buffer.subarray(0, at).toString('latin1'), rest: buffer.subarray(at + 4) };
-}
-
-function parseAnswer(buffer: Buffer, error: string | undefined): WireAnswer {
-  const parts = splitHead(buffer);
-  if (parts === undefined) return { status: undefined, headers: {}, text: '', body: undefined, error };
-  const [statusLine = '', ...lines] = parts.head.split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const text = parts.rest.toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-  return { status: Number.isNaN(status) ? undefined : status, headers, text, body, error };
-}
-
-/** The head of a request: request line, `host`, the given headers, and the blank line. */
-export function requestHead(method: string, path: string, headers: Record<string, string> = {}): string {
-  const lines = [`${method} ${path} HTTP/1.1`, 'host: 127.0.0.1'];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  return `${lines.join('\r\n')}\r\n\r\n`;
 }

@@ -11,7 +11,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expectError, expectOk } from '../../test/assertions.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { eventually } from '../../test/subscriber.ts';
-import { requestHead } from '../../test/wire.ts';
+import { requestBytes } from '../../test/wire.ts';
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -95,7 +95,11 @@ describe('a connection that pipelines without reading', () => {
     socket.on('error', () => {});
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(requestHead('GET', '/docs/openapi.json').repeat(200));
+    socket.write(
+      requestBytes('GET', '/docs/openapi.json', [['host', '127.0.0.1']])
+        .toString('latin1')
+        .repeat(200),
+    );
     const openConnections = () =>
       new Promise<number>((resolve, reject) =>
         t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),

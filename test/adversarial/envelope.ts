@@ -3,7 +3,7 @@
  * `{code, message, error: {code, message, fields?, meta?, debug?}, timestamp, module}` as JSON,
  * nothing more and nothing less. Returns the problems found (empty: a conforming envelope).
  */
-import type { WireAnswer } from './wire.ts';
+import type { WireAnswer } from '../wire.ts';
 
 /** The contract's closed list of error codes and their statuses (431 is BAD_REQUEST as well). */
 export const ERROR_STATUS: Record<string, number> = {

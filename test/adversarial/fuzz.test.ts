@@ -21,10 +21,10 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { type MercadoPagoSimulator, startMercadoPagoSimulator } from '../mercadopago-simulator.ts';
+import { exchange, requestBytes, type WireTarget } from '../wire.ts';
 import { type Operation, operationsOf } from './openapi.ts';
 import { FAILURE_CLASSES, Tally } from './report.ts';
 import { type BadRequest, badRequests, type Category, type Source } from './requests.ts';
-import { exchange, requestBytes, type WireTarget } from './wire.ts';
 import {
   type Base,
   baseOf,

@@ -4,9 +4,9 @@
  * report and of the failure message.
  */
 
+import type { WireResult } from '../wire.ts';
 import { envelopeProblems, errorCodeOf } from './envelope.ts';
 import { type BadRequest, CATEGORIES, type Category } from './requests.ts';
-import type { WireResult } from './wire.ts';
 
 /** The failure classes the acceptance criterion counts (all must be 0), plus answers that succeed. */
 export const FAILURE_CLASSES = [

@@ -22,8 +22,12 @@ const NOT_SELECTING = new Set([
   'DELETE /events/{event_id}/members/{user_id} user_id',
   'GET /users/{user_id}/badges user_id',
 ]);
-/** Operations whose query is open (the provider owns the format): unknown parameters are accepted. */
-const OPEN_QUERY = new Set(['POST /webhooks/{provider}']);
+/**
+ * Operations whose query is open, because a provider writes it: unknown parameters are accepted
+ * (the notification's legacy form; the OAuth callback, where RFC 6749 4.1.2 asks a client to ignore
+ * parameters it does not know; both documented).
+ */
+const OPEN_QUERY = new Set(['POST /webhooks/{provider}', 'GET /providers/{provider}/callback']);
 /** Operations whose `?token=` is a credential (a missing or malformed one is 401, like a bad one). */
 const TOKEN_ROUTES =
   /^(GET \/signature-requests\/by-token|POST \/signature-requests\/(fulfill|deny)|POST \/signatures\/revoke)$/;

@@ -101,6 +101,9 @@ export function registerValidation(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
     const { input, module } = request.routeOptions.config;
     if (input === undefined) return done();
+    if (isQueryMalformed(request.url)) {
+      return done(new AppError('BAD_REQUEST', 'The query string is not valid percent-encoding'));
+    }
     // The API's own routes name their module (set by the module's onRoute hook, after this one).
     const isStrict = module !== undefined;
     const refusal = isStrict ? bodyRefusal(request, input) : [];
@@ -147,8 +150,50 @@ function check(
   part: 'params' | 'querystring' | 'body' | 'headers',
   fields: FieldError[],
 ): void {
-  if (validate === undefined || validate(data)) return;
-  fields.push(...fieldsFromAjv(validate.errors ?? [], part));
+  if (validate === undefined) return;
+  if (!validate(data)) {
+    fields.push(...fieldsFromAjv(validate.errors ?? [], part));
+  } else if (part === 'params' || part === 'querystring') {
+    fields.push(...decodedValueProblems(data as Record<string, unknown>, PART_PREFIX[part] ?? ''));
+  }
+}
+
+/**
+ * What the schema passes but the contract refuses in a decoded path or query value: NUL (a body's
+ * strings are checked by the body parser), and a number that is not finite. Ajv coerces `1e309`
+ * to Infinity and then, with `strictNumbers`, checks neither its finiteness nor its `maximum`.
+ */
+function decodedValueProblems(values: Record<string, unknown>, prefix: string): FieldError[] {
+  const problems: FieldError[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'number' && !Number.isFinite(item)) {
+        problems.push({ field: `${prefix}${name}`, message: 'must be a finite number' });
+        break;
+      }
+      if (typeof item === 'string' && item.includes('\u0000')) {
+        problems.push({ field: `${prefix}${name}`, message: 'must not contain NUL characters' });
+        break;
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Whether the query string has a malformed escape (`%ZZ`, a cut `%A`, bytes that are not UTF-8).
+ * The query parser keeps such text as it came, so only the raw URL shows it; the path's escapes
+ * are the router's (FST_ERR_BAD_URL).
+ */
+function isQueryMalformed(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start < 0 || !url.includes('%', start)) return false;
+  try {
+    decodeURIComponent(url.slice(start + 1));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 const PART_PREFIX: Record<string, string> = {
