@@ -4,7 +4,7 @@
  * processes with relayed output, CPU figures from /proc, the load-average line, the table
  * printer, and the clean-up that runs at the end of a suite and on Ctrl-C.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import pg from 'pg';
+import { signalGroup, spawnInGroup } from '../test/processes.ts';
 
 // ---------- settings ----------
 
@@ -134,9 +135,13 @@ export function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 }
 
-/** Starts `node --import tsx <args>`; its output is relayed line by line with a prefix. */
+/**
+ * Starts `node --import tsx <args>`; its output is relayed line by line with a prefix. Spawned by
+ * test/processes.ts in a process group of its own that is SIGKILLed when this process exits, so an
+ * interrupted or failed run leaves no service behind.
+ */
 export function startChild(name: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawnInGroup(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -179,12 +184,12 @@ export async function waitUntilAnswers(
   );
 }
 
-/** SIGTERM, then SIGKILL after 10 s. */
+/** SIGTERM, then SIGKILL after 10 s, to the child's whole process group. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  signalGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
 }

@@ -1,54 +1,34 @@
 /**
  * The service as a process: start-up refusals name the variable, the development token CLI and
  * server agree on the key pair in DATA_DIR, and SIGTERM ends the process cleanly with exit 0.
+ * Processes come from test/processes.ts, which kills them (and their process groups) whatever
+ * happens to the test.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { promisify } from 'node:util';
+import { killAllChildren, runScript, startService } from '../test/processes.ts';
 
-const run = promisify(execFile);
-const ROOT = new URL('..', import.meta.url).pathname;
-const TSX = ['--import', 'tsx'];
-
-function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+function baseEnv(extra: Record<string, string>): Record<string, string> {
   // A clean environment: only what node needs plus the service variables of the test.
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...extra };
 }
 
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+/** The service with this environment on a port of its choosing, once it answers. */
+const startWith = (env: Record<string, string>) =>
+  startService(baseEnv({ PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env }));
 
-/** Starts the service and resolves with its base URL once it listens. */
-function startService(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [...TSX, 'src/main.ts'], {
-    cwd: ROOT,
-    env: baseEnv({ PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env }),
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code}: ${output}`));
-    });
-  });
+/** A development token signed with the key pair in `dataDir` (`npm run token`). */
+async function devToken(dataDir: string, email: string): Promise<string> {
+  const { code, stdout, stderr } = await runScript(
+    'src/kernel/auth/token-cli.ts',
+    ['--email', email],
+    baseEnv({ DATA_DIR: dataDir }),
+  );
+  assert.equal(code, 0, stderr);
+  return stdout.trim();
 }
 
 describe('the service process', () => {
@@ -58,19 +38,13 @@ describe('the service process', () => {
     dirs.push(dir);
     return dir;
   };
-  after(() => {
+  after(async () => {
+    await killAllChildren();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Starts the service with this environment and resolves with its exit code and stderr. */
-  async function failedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, [...TSX, 'src/main.ts'], { cwd: ROOT, env: baseEnv(env) });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    return { code: await exitOf(child), stderr };
-  }
+  const failedStart = (env: Record<string, string>) => runScript('src/main.ts', [], baseEnv(env));
 
   it('refuses to start in production without SECRETS_KEY, naming it', async () => {
     const { code, stderr } = await failedStart({
@@ -93,49 +67,40 @@ describe('the service process', () => {
 
   it('trusts tokens from `npm run token` in development and exits 0 on SIGTERM', async () => {
     const dataDir = tempDir();
-    const { stdout: token } = await run(
-      process.execPath,
-      [...TSX, 'src/kernel/auth/token-cli.ts', '--email', 'dev@example.com'],
-      { cwd: ROOT, env: baseEnv({ DATA_DIR: dataDir }) },
-    );
-    const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: 'memory://' });
+    const token = await devToken(dataDir, 'dev@example.com');
+    const service = await startWith({ DATA_DIR: dataDir, DATABASE_URL: 'memory://' });
     try {
       const health = await fetch(`${service.url}/health`);
       assert.equal(health.status, 200);
       const mine = await fetch(`${service.url}/events/mine`, {
-        headers: { authorization: `Bearer ${token.trim()}` },
+        headers: { authorization: `Bearer ${token}` },
       });
       assert.equal(mine.status, 200, await mine.clone().text());
       const forged = await fetch(`${service.url}/events/mine`, {
-        headers: { authorization: `Bearer ${token.trim()}x` },
+        headers: { authorization: `Bearer ${token}x` },
       });
       assert.equal(forged.status, 401);
     } finally {
-      service.child.kill('SIGTERM');
+      await service.kill('SIGTERM');
     }
-    assert.equal(await exitOf(service.child), 0);
+    assert.equal(await service.exited, 0);
     assert.match(service.output(), /shutting down/);
   });
 
   it('keeps its embedded database in DATA_DIR across restarts', async () => {
     const dataDir = tempDir();
-    const { stdout: token } = await run(
-      process.execPath,
-      [...TSX, 'src/kernel/auth/token-cli.ts', '--email', 'keep@example.com'],
-      { cwd: ROOT, env: baseEnv({ DATA_DIR: dataDir }) },
-    );
-    const headers = { authorization: `Bearer ${token.trim()}`, 'content-type': 'application/json' };
-    let service = await startService({ DATA_DIR: dataDir });
+    const token = await devToken(dataDir, 'keep@example.com');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    let service = await startWith({ DATA_DIR: dataDir });
     const created = await fetch(`${service.url}/events`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ name: 'Kept event', slug: 'kept-event' }),
     });
     assert.equal(created.status, 201);
-    service.child.kill('SIGTERM');
-    assert.equal(await exitOf(service.child), 0);
+    assert.equal(await service.kill('SIGTERM'), 0);
 
-    service = await startService({ DATA_DIR: dataDir });
+    service = await startWith({ DATA_DIR: dataDir });
     try {
       const mine = (await (await fetch(`${service.url}/events/mine`, { headers })).json()) as {
         data: Array<{ slug: string }>;
@@ -145,8 +110,8 @@ describe('the service process', () => {
         ['kept-event'],
       );
     } finally {
-      service.child.kill('SIGTERM');
+      await service.kill('SIGTERM');
     }
-    assert.equal(await exitOf(service.child), 0);
+    assert.equal(await service.exited, 0);
   });
 });

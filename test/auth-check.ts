@@ -1,9 +1,10 @@
 /**
  * The shared, table-driven auth check (conventions rule 11). For every protected route it sends:
- * no token, a malformed header, a non-bearer scheme, an expired token, a token signed with another
- * algorithm (HS256 and `none`), a token signed by an untrusted Ed25519 key, a token without an
- * e-mail — each must be 401 UNAUTHORIZED — and, where the route has one, a caller lacking the
- * role, which must be 403 FORBIDDEN.
+ * no token, a malformed header, a non-bearer scheme, an expired token, a token without `exp`, one
+ * whose `iat` or `nbf` is a year in the future (contract 2), a token signed with another algorithm
+ * (HS256 and `none`), a token signed by an untrusted Ed25519 key, a token without an e-mail — each
+ * must be 401 UNAUTHORIZED — and, where the route has one, a caller lacking the role, which must be
+ * 403 FORBIDDEN.
  */
 import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
@@ -18,6 +19,8 @@ export interface ProtectedRoute {
   /** Authenticated but without the role the route needs: must get 403. */
   forbidden?: TestUser;
 }
+
+const YEAR = 365 * 24 * 60 * 60;
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -37,6 +40,12 @@ async function badCredentials(): Promise<Array<[string, Record<string, string>]>
     ['a malformed token', bearer('not-a-jwt')],
     ['a non-bearer scheme', { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' }],
     ['an expired token', bearer(await signToken(someone, { expiresIn: now - 60 }))],
+    ['a token without exp', bearer(await signToken(someone, { expiresIn: null }))],
+    ['a token issued a year from now', bearer(await signToken(someone, { issuedAt: now + YEAR }))],
+    [
+      'a token not valid before a year from now',
+      bearer(await signToken(someone, { claims: { nbf: now + YEAR }, expiresIn: now + 2 * YEAR })),
+    ],
     ['an HS256 token', bearer(hs256)],
     ['an unsigned (alg none) token', bearer(unsigned)],
     ['a token signed by an untrusted key', bearer(await signToken(someone, { privateKey: strangerKey }))],

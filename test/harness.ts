@@ -35,7 +35,10 @@ export function testKeys(): Promise<Keys> {
 }
 
 export interface TokenOptions {
-  expiresIn?: string | number;
+  /** A jose time span (`'1h'`) or epoch seconds; null signs a token without `exp`. Default 1 h. */
+  expiresIn?: string | number | null;
+  /** `iat` in epoch seconds. Default now. */
+  issuedAt?: number;
   /** Sign with another key (a forged token). */
   privateKey?: KeyLike;
   kid?: string;
@@ -52,8 +55,8 @@ export async function signToken(
   const claims = options.rawClaims ? (options.claims ?? {}) : { email: user.email, ...options.claims };
   let jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'EdDSA', kid: options.kid ?? keys.kid })
-    .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? '1h');
+    .setIssuedAt(options.issuedAt);
+  if (options.expiresIn !== null) jwt = jwt.setExpirationTime(options.expiresIn ?? '1h');
   if (!options.rawClaims) jwt = jwt.setSubject(user.id);
   return jwt.sign(options.privateKey ?? keys.privateKey);
 }

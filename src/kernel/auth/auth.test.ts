@@ -125,6 +125,76 @@ describe('token verification with static keys', () => {
   });
 });
 
+describe('token time claims (contract 2: exp required, iat and nbf at most 60 s ahead)', () => {
+  const YEAR = 365 * 24 * 60 * 60;
+  /** A verifier whose clock is fixed at `nowSeconds`, and a signer of tokens for it. */
+  async function fixedClock() {
+    const key = await keyPair('time');
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const verifier = await createVerifier(
+      { publicKeys: JSON.stringify({ keys: [key.jwk] }) },
+      { now: () => nowSeconds * 1000 },
+    );
+    const token = (claims: { exp?: number | null; iat?: number; nbf?: number }) => {
+      const jwt = new SignJWT({ email: person.email })
+        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+        .setSubject(person.id);
+      if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? nowSeconds + 300);
+      if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
+      if (claims.nbf !== undefined) jwt.setNotBefore(claims.nbf);
+      return jwt.sign(key.privateKey);
+    };
+    return { verifier, token, nowSeconds };
+  }
+  /** Refused with 401, twice: a refused token is never remembered as accepted. */
+  const refusedTwice = async (verifier: { verify(token: string): Promise<unknown> }, token: string) => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
+    }
+  };
+
+  it('refuses a token without exp', async () => {
+    const { verifier, token, nowSeconds } = await fixedClock();
+    await refusedTwice(verifier, await token({ exp: null }));
+    await refusedTwice(verifier, await token({ exp: null, iat: nowSeconds }));
+  });
+
+  it('refuses a token issued, or not valid before, a year from now', async () => {
+    const { verifier, token, nowSeconds } = await fixedClock();
+    await refusedTwice(verifier, await token({ iat: nowSeconds + YEAR, exp: nowSeconds + 2 * YEAR }));
+    await refusedTwice(verifier, await token({ nbf: nowSeconds + YEAR, exp: nowSeconds + 2 * YEAR }));
+  });
+
+  it('accepts iat and nbf up to 60 s ahead (clock skew), and refuses 61 s', async () => {
+    const { verifier, token, nowSeconds } = await fixedClock();
+    for (const ahead of [30, 60]) {
+      assert.equal((await verifier.verify(await token({ iat: nowSeconds + ahead }))).userId, person.id);
+      assert.equal((await verifier.verify(await token({ nbf: nowSeconds + ahead }))).userId, person.id);
+    }
+    await refusedTwice(verifier, await token({ iat: nowSeconds + 61 }));
+    await refusedTwice(verifier, await token({ nbf: nowSeconds + 61 }));
+  });
+
+  it('refuses a token from its exp on, with no skew', async () => {
+    const { verifier, token, nowSeconds } = await fixedClock();
+    await refusedTwice(verifier, await token({ exp: nowSeconds }));
+    await refusedTwice(verifier, await token({ exp: nowSeconds - 30 }));
+    assert.equal((await verifier.verify(await token({ exp: nowSeconds + 1 }))).userId, person.id);
+  });
+
+  it('refuses a non-numeric iat', async () => {
+    const key = await keyPair('time2');
+    const verifier = await createVerifier({ publicKeys: JSON.stringify({ keys: [key.jwk] }) });
+    const claims: Record<string, unknown> = { email: person.email, iat: 'tomorrow' };
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+      .setSubject(person.id)
+      .setExpirationTime('5m')
+      .sign(key.privateKey);
+    await refusedTwice(verifier, token);
+  });
+});
+
 describe('actor directory', () => {
   let t: TestApp;
   before(async () => {

@@ -9,12 +9,13 @@
  * - The key is the SHA-256 of the whole compact token: a different signature, header or claim is a
  *   different key, entries have a fixed size however long the token, and the token text itself is
  *   not kept in long-lived memory.
- * - An entry never outlives the token's `exp` (the instant from which jose itself would refuse it:
- *   `exp <= now` in whole seconds), and never outlives `maxAgeMs` after it was stored. The cap
- *   bounds how long a token keeps working after its signing key is rotated out or removed, and is
- *   the whole lifetime of a token that has no `exp` (the verifier accepts those).
+ * - An entry never outlives the token's `exp` (the instant from which the verifier refuses it:
+ *   `exp <= now` in whole seconds, without clock skew), and never outlives `maxAgeMs` after it was
+ *   stored. The cap bounds how long a token keeps working after its signing key is rotated out or
+ *   removed. Every token has an `exp`: the verifier refuses one without (contract 2).
  * - The cache belongs to one verifier, whose issuer, audience and keys were applied when the entry
- *   was stored; `nbf` had already passed then, and time only moves forward.
+ *   was stored; `nbf` and `iat` were then at most the allowed skew ahead, and time only moves
+ *   forward.
  * - Size is bounded: past `maxEntries` the oldest stored entry is dropped (a Map iterates in
  *   insertion order). Hits do not reorder entries, so a hit costs a hash and a lookup, not a
  *   delete and re-insert. Expired entries are dropped lazily, when looked up or evicted; no timers.
@@ -57,12 +58,11 @@ export class VerifiedTokenCache {
   }
 
   /**
-   * Remembers a token that was just verified. `exp` is the token's claim in epoch seconds, or
-   * undefined when it has none. `verifiedAt` is the instant the claims were checked against.
+   * Remembers a token that was just verified. `exp` is the token's claim in epoch seconds.
+   * `verifiedAt` is the instant the claims were checked against.
    */
-  set(token: string, identity: Identity, exp: number | undefined, verifiedAt: number): void {
-    const capped = verifiedAt + this.options.maxAgeMs;
-    const expiresAt = exp === undefined ? capped : Math.min(exp * 1000, capped);
+  set(token: string, identity: Identity, exp: number, verifiedAt: number): void {
+    const expiresAt = Math.min(exp * 1000, verifiedAt + this.options.maxAgeMs);
     if (expiresAt <= this.options.now()) return;
     const key = hashToken(token);
     // Delete first so a re-stored key moves to the end of the insertion order.

@@ -85,21 +85,17 @@ describe('remembered tokens and the key set', () => {
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
   });
 
-  it('accepts a token without exp and remembers it only for the cap', async () => {
+  it('refuses a token without exp every time, never remembering it (contract 2)', async () => {
     const clock = manualClock();
-    const [old, next] = [await keyPair('old3'), await keyPair('next3')];
-    served = [old.jwk];
+    const key = await keyPair('noexp');
+    served = [key.jwk];
     const verifier = await createVerifier(
       { jwksUrl: url },
       { jwksCooldownMs: 0, cacheMaxAgeMs: 1_000, now: clock.now },
     );
-    const token = await sign(old, { exp: null });
-    assert.equal((await verifier.verify(token)).userId, person.id);
-
-    await rotateTo(verifier, next);
-    clock.advance(999);
-    assert.equal((await verifier.verify(token)).userId, person.id);
-    clock.advance(1);
+    const token = await sign(key, { exp: null });
+    await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
+    clock.advance(500);
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
   });
 
@@ -167,18 +163,34 @@ describe('remembered tokens and claims', () => {
     assert.equal((await verifier.verify(genuine)).userId, person.id);
   });
 
-  it('does not remember a token refused for its nbf, and accepts it once nbf has passed', async () => {
+  it('does not remember a token refused for its nbf, and accepts it once nbf is within the skew', async () => {
     const clock = manualClock();
     const key = await keyPair('nbf');
     const verifier = await createVerifier(
       { publicKeys: JSON.stringify({ keys: [key.jwk] }) },
       { now: clock.now },
     );
-    const nbf = seconds(clock.now()) + 60;
+    const nbf = seconds(clock.now()) + 120;
     const token = await sign(key, { claims: { nbf } });
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
-    clock.set(nbf * 1000);
+    // 60 s of clock skew are allowed (contract 2).
+    clock.set((nbf - 60) * 1000);
+    assert.equal((await verifier.verify(token)).userId, person.id);
+  });
+
+  it('does not remember a token refused for an iat in the future', async () => {
+    const clock = manualClock();
+    const key = await keyPair('iat');
+    const verifier = await createVerifier(
+      { publicKeys: JSON.stringify({ keys: [key.jwk] }) },
+      { now: clock.now },
+    );
+    const iat = seconds(clock.now()) + 120;
+    const token = await sign(key, { claims: { iat } });
+    await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
+    await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
+    clock.set((iat - 60) * 1000);
     assert.equal((await verifier.verify(token)).userId, person.id);
   });
 

@@ -37,6 +37,9 @@ export interface KeySource {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** How far ahead of our clock a token's `iat` or `nbf` may be (contract 2): the issuer's clock skew. */
+export const CLOCK_SKEW_SECONDS = 60;
+
 export interface VerifierOptions {
   /** Minimum time between two JWKS fetches (an unknown `kid` triggers one). Default one minute. */
   jwksCooldownMs?: number;
@@ -61,6 +64,11 @@ export async function createVerifier(
   const now = options.now ?? Date.now;
   const verifyOptions = {
     algorithms: ['EdDSA'],
+    // A token without `exp` would be good forever (contract 2: it is a 401).
+    requiredClaims: ['exp'],
+    // jose applies its tolerance to `nbf` and to `exp` alike; the skew is meant for `nbf` (and
+    // `iat`, checked in checkTimes). `exp` is checked again without it there.
+    clockTolerance: CLOCK_SKEW_SECONDS,
     ...(source.issuer === undefined ? {} : { issuer: source.issuer }),
     ...(source.audience === undefined ? {} : { audience: source.audience }),
   };
@@ -94,10 +102,12 @@ export async function createVerifier(
         }
       }
       if (payload === undefined) throw verificationError(lastError);
-      // Only a fully accepted token (signature, claims and identity) is remembered; every refusal
-      // above throws before this point. Frozen because the same object is handed to many requests.
+      const exp = checkTimes(payload, verifiedAt);
+      // Only a fully accepted token (signature, claims, times and identity) is remembered; every
+      // refusal above throws before this point. Frozen because the same object is handed to many
+      // requests.
       const identity = Object.freeze(identityFrom(payload));
-      verified.set(token, identity, payload.exp, verifiedAt);
+      verified.set(token, identity, exp, verifiedAt);
       return identity;
     },
   };
@@ -136,6 +146,22 @@ function verificationError(error: unknown): AppError {
   if (error instanceof joseErrors.JOSEAlgNotAllowed)
     return unauthorized('The token algorithm is not accepted');
   return new AppError('UNAUTHORIZED', 'The token is not valid', { cause: error });
+}
+
+/**
+ * The time checks jose leaves to us, on a payload jose accepted (so `exp` is a number and `iat`,
+ * when present, too). `exp` without skew: jose allowed CLOCK_SKEW_SECONDS past it, and the cache of
+ * verified tokens relies on a token being refused from `exp` on. `iat` no more than the skew ahead:
+ * jose checks it only with `maxTokenAge`, which would also make `iat` mandatory. Returns `exp`.
+ */
+function checkTimes(payload: JWTPayload, verifiedAt: number): number {
+  const nowSeconds = Math.floor(verifiedAt / 1000);
+  const exp = payload.exp as number;
+  if (exp <= nowSeconds) throw unauthorized('The token has expired');
+  if (payload.iat !== undefined && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) {
+    throw unauthorized("The token's iat claim is in the future");
+  }
+  return exp;
 }
 
 function identityFrom(payload: JWTPayload): Identity {

@@ -35,7 +35,9 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         description:
           'The owner of the wallet only. `event_types` absent means every type. Answers the endpoint ' +
           'with its signing `secret` (`whsec_…`), shown this once. When private targets are not ' +
-          'allowed, a URL whose host is or resolves to a loopback or private address is a 400 naming `url`.',
+          'allowed, a URL whose host is or resolves to anything but a public unicast address (loopback, ' +
+          'private, link-local, multicast or another special-purpose range, also inside an IPv6 form) ' +
+          'is a 400 naming `url`.',
         params: walletParams,
         body: CreateEndpointBody,
         response: {

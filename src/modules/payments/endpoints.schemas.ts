@@ -53,7 +53,9 @@ export const ENDPOINT_WITH_SECRET_EXAMPLE = {
 
 const Name = Type.String({ minLength: 1, maxLength: 200, description: 'a label for the subscriber' });
 const TargetUrl = HttpUrl({
-  description: 'http(s) URL the deliveries are POSTed to; no private or loopback targets in production',
+  description:
+    'http(s) URL the deliveries are POSTed to; in production only public unicast targets (no loopback, ' +
+    'private or other special-purpose address)',
 });
 
 export const CreateEndpointBody = Type.Object(

@@ -377,4 +377,40 @@ describe('webhook endpoints without private targets', () => {
       'https://8.8.8.8/hook',
     );
   });
+
+  it('refuses special-purpose targets in every written form on create and on change', async () => {
+    const { t, owner } = team();
+    const mine = await createWallet(owner);
+    const url = `/wallets/${mine.id}/webhooks/endpoints`;
+    const made = expectOk(
+      await t.post(url, { token: owner.token, body: { name: 'Public', url: 'https://[2606:4700::1111]/' } }),
+      201,
+    );
+    for (const target of [
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::1]/',
+      'http://224.0.0.1/',
+      'http://255.255.255.255/',
+      'http://198.18.0.1/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://[::ffff:7f00:1]/',
+    ]) {
+      expectInvalid(
+        await t.post(url, { token: owner.token, body: { name: 'X', url: target } }),
+        target,
+        'url',
+      );
+      expectInvalid(
+        await t.patch(`/webhooks/endpoints/${made.id}`, { token: owner.token, body: { url: target } }),
+        `patch to ${target}`,
+        'url',
+      );
+    }
+    assert.deepEqual(
+      expectOk(await t.get(url, { token: owner.token })).map((endpoint: { url: string }) => endpoint.url),
+      ['https://[2606:4700::1111]/'],
+    );
+  });
 });
