@@ -6,7 +6,8 @@
  * No child may outlive its test, or a test run waits on it forever (a slow start once made
  * `npm test` hang for 20 minutes). So every child is spawned in a process group of its own
  * (`detached`), and the whole group is SIGKILLed:
- * - when its start fails or times out (`readyTimeoutMs`, 30 s by default);
+ * - when its start fails or times out (`readyTimeoutMs`, 60 s by default: ample on a machine
+ *   loaded by other work, and costless on an idle one, since a ready child ends the wait);
  * - when it exits, in case it left processes of its own behind;
  * - by `killAllChildren()`, which every test file that starts children calls in an `after` hook;
  * - when this process exits, or is ended by SIGINT, SIGTERM or SIGHUP (a detached group no longer
@@ -19,7 +20,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DEFAULT_READY_TIMEOUT_MS = 30_000;
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
 // ---------- process groups ----------
 
