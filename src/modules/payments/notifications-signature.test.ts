@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expectError, expectOk } from '../../../test/assertions.ts';
+import { expectError } from '../../../test/assertions.ts';
 import { type NotificationSignatureInput, signNotification } from '../../../test/mercadopago-simulator.ts';
 import { notificationHelpers, useNotificationsBench, WEBHOOK_SECRET } from './notifications.fixtures.ts';
 
@@ -17,29 +17,11 @@ const mixedCaseId = () => `ABC${process.pid}${++idCount}xyz`;
 
 describe('POST /webhooks/mercadopago: the casing of an alphanumeric data.id', () => {
   const bench = useNotificationsBench();
-  const { notify, counts, intentNow, receiptOf } = notificationHelpers(bench);
+  const { notify, counts, intentNow, receiptOf, intentWithPayment } = notificationHelpers(bench);
 
   /** A pending test intent whose transaction id is `paymentId`, approved at the simulator. */
-  async function intentPaidAs(paymentId: string) {
-    const { sim, t, owner, walletId, sellerId } = bench();
-    sim.addPayment({ id: paymentId, status: 'approved' });
-    return expectOk(
-      await t.post('/testmode/intents/create', {
-        token: owner.token,
-        body: {
-          wallet_id: walletId,
-          seller_id: sellerId,
-          amount_cents: 5000,
-          currency: 'BRL',
-          sandbox: true,
-          provider: 'mercadopago',
-          status: 'pending',
-          provider_data: { transaction_id: paymentId },
-        },
-      }),
-      201,
-    );
-  }
+  const intentPaidAs = async (paymentId: string) =>
+    (await intentWithPayment({ id: paymentId, status: 'approved' })).intent;
 
   /** Notifies about `paymentId` (sent as is) with a signature over `signed`. */
   const notifySigned = (paymentId: string, signed: Partial<NotificationSignatureInput>) => {

@@ -93,15 +93,18 @@ export interface NotifyOptions {
 }
 
 export function notificationHelpers(bench: () => NotificationsBench) {
-  /** A test-mode intent (of the connected seller by default) whose transaction id is a simulator payment. */
+  /**
+   * A test-mode intent (of the connected seller by default) whose transaction id is a simulator
+   * payment (`payment.id`, or a new id).
+   */
   async function intentWithPayment(
-    payment: { status: string; status_detail?: string | null } | undefined,
+    payment: { id?: string; status: string; status_detail?: string | null } | undefined,
     fields: Record<string, unknown> = {},
     sellerId = bench().sellerId,
   ): Promise<{ intent: Data; paymentId: string }> {
     const { sim, t, owner, walletId } = bench();
-    const paymentId = newPaymentId();
-    if (payment !== undefined) sim.addPayment({ id: paymentId, ...payment });
+    const paymentId = payment?.id ?? newPaymentId();
+    if (payment !== undefined) sim.addPayment({ ...payment, id: paymentId });
     const intent = expectOk(
       await t.post('/testmode/intents/create', {
         token: owner.token,
