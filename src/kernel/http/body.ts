@@ -9,39 +9,38 @@ import { AppError, type FieldError, validationError } from './errors.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/** The content types parsed as JSON: `application/json` and `application/*+json`. */
+export const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
+
 /** Contract 3: JSON nested deeper than this is a 400. */
 export const MAX_JSON_DEPTH = 64;
 
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    /^application\/([\w.-]+\+)?json(\s*;.*)?$/i,
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      const text = (body as string).trim();
-      // An empty body with a JSON content type is treated as no body: routes that need one
-      // answer VALIDATION_ERROR through their schema.
-      if (text === '') return done(null, undefined);
-      // Before parsing: the walk below recurses once per level, and 10,000 levels of `[` (20 KB)
-      // overflowed the stack after blocking the event loop for seconds.
-      if (isNestedDeeperThan(text, MAX_JSON_DEPTH)) {
-        return done(
-          new AppError('BAD_REQUEST', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`),
-          undefined,
-        );
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return done(new AppError('BAD_REQUEST', 'The body is not valid JSON', { cause: error }), undefined);
-      }
-      const problems: FieldError[] = [];
-      inspect(value, [], problems);
-      if (problems.length > 0) return done(validationError(problems), undefined);
-      done(null, value);
-    },
-  );
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    // An empty body with a JSON content type is treated as no body: routes that need one
+    // answer VALIDATION_ERROR through their schema.
+    if (text === '') return done(null, undefined);
+    // Before parsing: the walk below recurses once per level, and 10,000 levels of `[` (20 KB)
+    // overflowed the stack after blocking the event loop for seconds.
+    if (isNestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(
+        new AppError('BAD_REQUEST', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+        undefined,
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return done(new AppError('BAD_REQUEST', 'The body is not valid JSON', { cause: error }), undefined);
+    }
+    const problems: FieldError[] = [];
+    inspect(value, [], problems);
+    if (problems.length > 0) return done(validationError(problems), undefined);
+    done(null, value);
+  });
 }
 
 const QUOTE = 0x22;

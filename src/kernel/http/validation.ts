@@ -19,6 +19,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { JSON_CONTENT_TYPE } from './body.ts';
 import { AppError, type FieldError, validationError } from './errors.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -66,8 +67,6 @@ function isStorableDateTime(value: string): boolean {
   const time = Date.parse(value);
   return !Number.isNaN(time) && new Date(time).getUTCFullYear() >= 1;
 }
-
-const JSON_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
 
 const isEmptyObject = (value: unknown) =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
@@ -135,7 +134,7 @@ function bodyRefusal(request: FastifyRequest, input: RouteInput): AppError | Fie
   if (request.body === undefined) {
     if (!hasBody(request)) return [];
     // Not parsed (GET, HEAD): decide by its declared type.
-    if (!JSON_TYPE.test(request.headers['content-type'] ?? '')) {
+    if (!JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) {
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
     }
   } else if (isEmptyObject(request.body)) {
