@@ -33,14 +33,15 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Register a webhook endpoint',
         description:
-          'The owner of the wallet only. `event_types` absent means every type. Answers the endpoint ' +
-          'with its signing `secret` (`whsec_…`), shown this once. When private targets are not ' +
-          'allowed, a URL whose host is or resolves to a loopback or private address is a 400 naming `url`.',
+          'The owner of the wallet only (anyone else gets the 404 of an unknown id). `event_types` ' +
+          'absent means every type. Answers the endpoint with its signing `secret` (`whsec_…`), shown ' +
+          'this once. When private targets are not allowed, a URL whose host is or resolves to a ' +
+          'loopback or private address is a 400 naming `url`.',
         params: walletParams,
         body: CreateEndpointBody,
         response: {
           201: envelope(WebhookEndpointWithSecret, ENDPOINT_WITH_SECRET_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },
@@ -59,12 +60,14 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'List the wallet’s webhook endpoints',
-        description: 'The owner of the wallet only. Newest first; secrets never shown.',
+        description:
+          'The owner of the wallet only (anyone else gets the 404 of an unknown id). Newest first; ' +
+          'secrets never shown.',
         params: walletParams,
         querystring: PageQuerySchema,
         response: {
           200: listEnvelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -87,11 +90,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'Read a webhook endpoint',
-        description: 'The owner of the endpoint’s wallet only (anyone else 403; unknown 404). No secret.',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). No ' +
+          'secret.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -107,13 +112,14 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Change a webhook endpoint',
         description:
-          'The owner of the endpoint’s wallet only. At least one field; `event_types: null` means every ' +
-          'type; a new `url` is checked like on creation; enabling clears `disabled_reason`.',
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). At least ' +
+          'one field; `event_types: null` means every type; a new `url` is checked like on creation; ' +
+          'enabling clears `disabled_reason`.',
         params: endpointParams,
         body: UpdateEndpointBody,
         response: {
           200: envelope(WebhookEndpoint, { ...ENDPOINT_EXAMPLE, enabled: false }, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -131,11 +137,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
-        description: 'The owner of the endpoint’s wallet only. Answers the deleted endpoint.',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
+          'the deleted endpoint.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -151,12 +159,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Rotate a webhook endpoint’s secret',
         description:
-          'The owner of the endpoint’s wallet only. Answers the endpoint with the new `secret`, shown ' +
-          'once; the old secret keeps signing alongside for 24 hours.',
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
+          'the endpoint with the new `secret`, shown once; the old secret keeps signing alongside for 24 ' +
+          'hours.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpointWithSecret, ENDPOINT_WITH_SECRET_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },
