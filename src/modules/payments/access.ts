@@ -1,20 +1,37 @@
 /**
- * The wallet guard: a wallet has one owner (its creator). An unknown wallet is 404; anyone else's
- * wallet is 403 (contract 7.1), decided before any state is looked at.
+ * The wallet guard. A wallet has one owner (its creator) and no other role. It is not public
+ * (contract 2): to anyone else the wallet and everything it owns (intents, sellers, webhook
+ * endpoints, events, deliveries) are unknown, the same 404 with the same message as an id that
+ * does not exist, never a 403 that would confirm it exists. Ownership is decided in the query that
+ * finds the row, before any state is looked at, so both cases take the same single lookup.
  */
-import { eq } from 'drizzle-orm';
+import { and, type Column, eq, type SQL, sql } from 'drizzle-orm';
 import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Executor } from '../../kernel/db/client.ts';
-import { forbidden, notFound } from '../../kernel/http/errors.ts';
+import { notFound } from '../../kernel/http/errors.ts';
 import { type WalletRow, wallets } from './payments.table.ts';
 
+/** The caller's wallet; anyone else's is `Wallet not found`, exactly as an unknown id. */
 export async function requireWalletOwner(
   db: Executor,
   walletId: string,
   actor: Identity,
 ): Promise<WalletRow> {
-  const [wallet] = await db.select().from(wallets).where(eq(wallets.id, walletId)).limit(1);
+  const [wallet] = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.id, walletId), eq(wallets.owner_id, actor.userId)))
+    .limit(1);
   if (wallet === undefined) throw notFound('Wallet');
-  if (wallet.owner_id !== actor.userId) throw forbidden('Only the owner of the wallet may do this');
   return wallet;
+}
+
+/**
+ * A condition for the repositories of what a wallet owns: the row's wallet (`walletId`, its
+ * `wallet_id` column) belongs to `ownerId`. A finder that adds it answers nothing for someone
+ * else's row, so the service throws the one 404 it throws for an unknown id.
+ */
+export function isOwnedBy(walletId: Column, ownerId: string): SQL {
+  return sql`exists (select 1 from ${wallets}
+    where ${wallets.id} = ${walletId} and ${wallets.owner_id} = ${ownerId})`;
 }

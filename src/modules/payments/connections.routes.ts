@@ -32,13 +32,13 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
         description:
           'Returns the provider consent URL (PKCE S256, a single-use `state` valid for 10 minutes; the ' +
           'redirect URI is `PUBLIC_BASE_URL/providers/{provider}/callback`). `flow: seller` needs ' +
-          '`wallet_id` of a wallet the caller owns (403/404). Provider slug: `mercadopago` (other: 404). ' +
-          '503 when the OAuth application is not configured.',
+          '`wallet_id` of a wallet the caller owns (someone else’s is the 404 of an unknown one). ' +
+          'Provider slug: `mercadopago` (other: 404). 503 when the OAuth application is not configured.',
         params: ProviderParams,
         body: ConnectBody,
         response: {
           200: envelope(ConnectResult, CONNECT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },

@@ -14,6 +14,7 @@ import { loadConfig } from '../../kernel/config.ts';
 import { open, seal } from '../../kernel/secret-box.ts';
 import { generateToken, hashToken } from '../../kernel/tokens.ts';
 import { appendQuery } from './connections.service.ts';
+import { expectHiddenFrom } from './payments.fixtures.ts';
 import { collectors, oauthStates, sellers } from './payments.table.ts';
 
 const CLIENT = { clientId: 'sim-client', clientSecret: 'sim-secret' };
@@ -336,8 +337,23 @@ describe('provider connections', () => {
     expectFields(await connect(ana, { ...good, extra: 1 }), 'extra');
     expectFields(await connect(ana, { ...good, flow: 'seller' }), 'wallet_id');
     expectFields(await connect(ana, { ...good, wallet_id: anaWallet }), 'wallet_id');
-    expectError(await connect(bea, { ...good, flow: 'seller', wallet_id: anaWallet }), 403, 'FORBIDDEN');
     expectError(await connect(ana, { ...good, flow: 'seller', wallet_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
+  });
+
+  it('answers connect for a wallet the caller does not own as for an unknown one (404), storing no state', async () => {
+    const statesOf = async (walletId: string) =>
+      (await t.db.select().from(oauthStates).where(eq(oauthStates.wallet_id, walletId))).length;
+    const before = await statesOf(anaWallet);
+    const body = { flow: 'seller', final_redirect_url: 'https://bea.example/', wallet_id: anaWallet };
+    await expectHiddenFrom(t, bea, [
+      {
+        method: 'POST',
+        url: '/providers/mercadopago/connect',
+        body,
+        unknown: { body: { ...body, wallet_id: UNKNOWN_ID } },
+      },
+    ]);
+    assert.equal(await statesOf(anaWallet), before);
   });
 
   it('answers 503 when the OAuth application is not configured', async () => {
@@ -378,11 +394,11 @@ describe('provider connections', () => {
     'protected connection routes',
     () => t,
     () => [
+      // Someone else's wallet is the 404 of an unknown one, not a 403 (tested above).
       {
         method: 'POST',
         url: '/providers/mercadopago/connect',
         body: { flow: 'seller', final_redirect_url: 'https://a.example/', wallet_id: anaWallet },
-        forbidden: bea,
       },
       { method: 'GET', url: '/collectors' },
       { method: 'POST', url: '/providers/mercadopago/revoke', body: { flow: 'collector', id: UNKNOWN_ID } },

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, exists, not, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { isOwnedBy } from './access.ts';
 import { notifyWorkers } from './delivery-queue.repository.ts';
 import {
   type DeliveryStatus,
@@ -47,11 +48,16 @@ const attemptColumns = {
 };
 export type AttemptView = Omit<WebhookAttemptRow, 'id' | 'delivery_id'>;
 
-export async function findDelivery(db: Executor, id: string): Promise<DeliveryView | undefined> {
+/** The delivery, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findDeliveryOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<DeliveryView | undefined> {
   const [row] = await db
     .select(deliveryColumns)
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, id))
+    .where(and(eq(webhookDeliveries.id, id), isOwnedBy(webhookDeliveries.wallet_id, ownerId)))
     .limit(1);
   return row;
 }

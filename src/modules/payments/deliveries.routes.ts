@@ -31,13 +31,14 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'List a webhook endpoint’s deliveries',
         description:
-          'The owner of the endpoint’s wallet only. One delivery per event the endpoint took, newest ' +
-          'first; `status` filters by one status (`pending`, `delivered`, `failed`).',
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). One ' +
+          'delivery per event the endpoint took, newest first; `status` filters by one status ' +
+          '(`pending`, `delivered`, `failed`).',
         params: idParams('endpoint_id'),
         querystring: DeliveryListQuery,
         response: {
           200: listEnvelope(WebhookDelivery, DELIVERY_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -62,14 +63,14 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Read a webhook delivery',
         description:
-          'The owner of the delivery’s wallet only (anyone else 403; unknown 404). The state of one ' +
-          'event owed to one endpoint: status, attempts so far, the last answer (`response_status`, ' +
-          'the first 4 KiB of `response_body`), why the last attempt got none (`last_error`), and ' +
-          'when the next attempt is due (`next_attempt_at`).',
+          'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id). The ' +
+          'state of one event owed to one endpoint: status, attempts so far, the last answer ' +
+          '(`response_status`, the first 4 KiB of `response_body`), why the last attempt got none ' +
+          '(`last_error`), and when the next attempt is due (`next_attempt_at`).',
         params: deliveryParams,
         response: {
           200: envelope(WebhookDelivery, DELIVERY_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -85,14 +86,15 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'List a webhook delivery’s attempts',
         description:
-          'The owner of the delivery’s wallet only. Every attempt made, oldest first, numbered from 1 ' +
-          '(manual retries continue the count): when it started, how long it took, the answer ' +
-          '(status and the first 4 KiB of the body) or the `error` when none came.',
+          'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id). Every ' +
+          'attempt made, oldest first, numbered from 1 (manual retries continue the count): when it ' +
+          'started, how long it took, the answer (status and the first 4 KiB of the body) or the `error` ' +
+          'when none came.',
         params: deliveryParams,
         querystring: PageQuerySchema,
         response: {
           200: listEnvelope(WebhookAttempt, ATTEMPT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -116,15 +118,16 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Retry a webhook delivery now',
         description:
-          'The owner of the delivery’s wallet only. A new attempt now, whatever the status: the ' +
-          'delivery becomes `pending`, due now, with `last_error` cleared, and the workers are woken. ' +
-          'Answers the delivery as it is after that; the attempt follows within moments (read the ' +
-          'delivery or its attempts for the result). The attempt is numbered after the previous ones ' +
-          'and the retry schedule is not reset: if it fails, the next attempt follows the schedule ' +
-          'from the number of attempts reached, so a delivery that had already used the whole ' +
-          'schedule (a `failed` one, usually) ends `failed` again after this one attempt. 409 while ' +
-          'an attempt is in progress (`meta.reason: attempt_in_progress`), and while the endpoint is ' +
-          'disabled (`meta.reason: endpoint_disabled`: enable it first).',
+          'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id, before ' +
+          'any state is looked at). A new attempt now, whatever the status: the delivery becomes ' +
+          '`pending`, due now, with `last_error` cleared, and the workers are woken. Answers the ' +
+          'delivery as it is after that; the attempt follows within moments (read the delivery or its ' +
+          'attempts for the result). The attempt is numbered after the previous ones and the retry ' +
+          'schedule is not reset: if it fails, the next attempt follows the schedule from the number of ' +
+          'attempts reached, so a delivery that had already used the whole schedule (a `failed` one, ' +
+          'usually) ends `failed` again after this one attempt. 409 while an attempt is in progress ' +
+          '(`meta.reason: attempt_in_progress`), and while the endpoint is disabled ' +
+          '(`meta.reason: endpoint_disabled`: enable it first).',
         params: deliveryParams,
         response: {
           200: envelope(
@@ -140,7 +143,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
             },
             'payments',
           ),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 404, 409),
         },
       },
     },

@@ -1,23 +1,21 @@
 /**
  * Webhook deliveries as their wallet's owner sees them (contract 7.3): an endpoint's deliveries,
- * one delivery, its attempts, and a manual retry. Every operation decides authorization (unknown
- * 404, anyone else's 403) before it looks at any state.
+ * one delivery, its attempts, and a manual retry. Every operation decides authorization before it
+ * looks at any state: someone else's delivery or endpoint is the 404 of an unknown id.
  */
 import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Database, Executor } from '../../kernel/db/client.ts';
 import type { Window } from '../../kernel/db/paging.ts';
 import { conflict, notFound } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
-import { requireWalletOwner } from './access.ts';
 import * as repo from './deliveries.repository.ts';
 import { requireEndpoint } from './endpoints.service.ts';
 import type { DeliveryStatus } from './webhooks.table.ts';
 
-/** The delivery, if the caller owns its wallet: unknown 404, anyone else's 403. */
+/** The delivery, if the caller owns its wallet; anyone else's is the 404 of an unknown id. */
 async function requireDelivery(db: Executor, deliveryId: string, actor: Identity) {
-  const delivery = await repo.findDelivery(db, deliveryId);
+  const delivery = await repo.findDeliveryOfOwner(db, deliveryId, actor.userId);
   if (delivery === undefined) throw notFound('Webhook delivery');
-  await requireWalletOwner(db, delivery.wallet_id, actor);
   return delivery;
 }
 

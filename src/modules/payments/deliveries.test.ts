@@ -17,6 +17,7 @@ import {
 } from '../../../test/subscriber.ts';
 import {
   type Data,
+  expectHiddenFrom,
   expectInvalid,
   ISO,
   paymentsFixtures,
@@ -104,19 +105,19 @@ describe('webhook events, deliveries and retries', () => {
   });
   after(() => subscriber.close());
 
+  // Only the wallet's owner has a role: anyone else gets the 404 of an unknown id ('errors').
   checkAuth(
     'webhook event and delivery routes',
     () => team().t,
     () => {
-      const { outsider } = team();
       const delivery = `/webhooks/deliveries/${shared.delivery.id}`;
       return [
-        { method: 'GET', url: `/wallets/${shared.wallet.id}/webhooks/events`, forbidden: outsider },
-        { method: 'GET', url: `/webhooks/events/${shared.event.id}`, forbidden: outsider },
-        { method: 'GET', url: `/webhooks/endpoints/${shared.endpoint.id}/deliveries`, forbidden: outsider },
-        { method: 'GET', url: delivery, forbidden: outsider },
-        { method: 'GET', url: `${delivery}/attempts`, forbidden: outsider },
-        { method: 'POST', url: `${delivery}/retry`, forbidden: outsider },
+        { method: 'GET', url: `/wallets/${shared.wallet.id}/webhooks/events` },
+        { method: 'GET', url: `/webhooks/events/${shared.event.id}` },
+        { method: 'GET', url: `/webhooks/endpoints/${shared.endpoint.id}/deliveries` },
+        { method: 'GET', url: delivery },
+        { method: 'GET', url: `${delivery}/attempts` },
+        { method: 'POST', url: `${delivery}/retry` },
       ];
     },
   );
@@ -480,8 +481,15 @@ describe('webhook events, deliveries and retries', () => {
       const error = expectError(await retry(delivered.id), 409, 'CONFLICT');
       assert.match(error.message, /enable it first/);
       assert.deepEqual(error.meta, { reason: 'endpoint_disabled', endpoint_id: endpoint.id });
-      // Authorization comes before the state: an outsider learns nothing of it.
-      expectError(await retry(delivered.id, team().outsider.token), 403, 'FORBIDDEN');
+      // Authorization comes before the state: an outsider learns nothing of it, not even that
+      // the delivery exists.
+      await expectHiddenFrom(team().t, team().outsider, [
+        {
+          method: 'POST',
+          url: `/webhooks/deliveries/${delivered.id}/retry`,
+          unknown: { url: `/webhooks/deliveries/${UNKNOWN_ID}/retry` },
+        },
+      ]);
       assert.deepEqual(await get(`/webhooks/deliveries/${delivered.id}`), delivered);
       assert.equal(receivedAt('disabled').length, 1);
 
@@ -543,6 +551,41 @@ describe('webhook events, deliveries and retries', () => {
           }
         }
       }
+    });
+
+    it('answers a stranger exactly as for an unknown id (404), retrying nothing', async () => {
+      const { t, outsider } = team();
+      const { endpoint } = await retryable('stranger');
+      const delivered = await settled(endpoint.id);
+      const event = await get(`/webhooks/events/${delivered.event_id}`);
+      const attempts = await get(`/webhooks/deliveries/${delivered.id}/attempts`);
+      const delivery = `/webhooks/deliveries/${delivered.id}`;
+      const gone = `/webhooks/deliveries/${UNKNOWN_ID}`;
+      await expectHiddenFrom(t, outsider, [
+        {
+          method: 'GET',
+          url: `/wallets/${event.wallet_id}/webhooks/events`,
+          unknown: { url: `/wallets/${UNKNOWN_ID}/webhooks/events` },
+        },
+        {
+          method: 'GET',
+          url: `/webhooks/events/${event.id}`,
+          unknown: { url: `/webhooks/events/${UNKNOWN_ID}` },
+        },
+        {
+          method: 'GET',
+          url: `/webhooks/endpoints/${endpoint.id}/deliveries`,
+          unknown: { url: `/webhooks/endpoints/${UNKNOWN_ID}/deliveries` },
+        },
+        { method: 'GET', url: delivery, unknown: { url: gone } },
+        { method: 'GET', url: `${delivery}/attempts`, unknown: { url: `${gone}/attempts` } },
+        { method: 'POST', url: `${delivery}/retry`, unknown: { url: `${gone}/retry` } },
+      ]);
+      // No attempt was asked for: the delivery, its attempts and the subscriber are as they were.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(await get(delivery), delivered);
+      assert.deepEqual(await get(`${delivery}/attempts`), attempts);
+      assert.equal(receivedAt('stranger').length, 1);
     });
 
     it('refuses malformed ids (400 naming params.x)', async () => {

@@ -1,7 +1,8 @@
 /** SQL of webhook endpoints. The sealed secrets never leave this file except through `findSecrets`. */
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { isOwnedBy } from './access.ts';
 import { type WebhookEndpointRow, webhookEndpoints } from './webhooks.table.ts';
 
 export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
@@ -49,11 +50,16 @@ export async function insertEndpoint(db: Executor, values: NewEndpoint): Promise
   return row!;
 }
 
-export async function findEndpoint(db: Executor, id: string): Promise<PublicEndpoint | undefined> {
+/** The endpoint, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findEndpointOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<PublicEndpoint | undefined> {
   const [row] = await db
     .select(publicColumns)
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.id, id))
+    .where(and(eq(webhookEndpoints.id, id), isOwnedBy(webhookEndpoints.wallet_id, ownerId)))
     .limit(1);
   return row;
 }

@@ -33,16 +33,16 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Register a webhook endpoint',
         description:
-          'The owner of the wallet only. `event_types` absent means every type. Answers the endpoint ' +
-          'with its signing `secret` (`whsec_…`), shown this once. When private targets are not ' +
-          'allowed, a URL whose host is or resolves to anything but a public unicast address (loopback, ' +
-          'private, link-local, multicast or another special-purpose range, also inside an IPv6 form) ' +
-          'is a 400 naming `url`.',
+          'The owner of the wallet only (anyone else gets the 404 of an unknown id). `event_types` ' +
+          'absent means every type. Answers the endpoint with its signing `secret` (`whsec_…`), shown ' +
+          'this once. When private targets are not allowed, a URL whose host is or resolves to anything ' +
+          'but a public unicast address (loopback, private, link-local, multicast or another ' +
+          'special-purpose range, also inside an IPv6 form) is a 400 naming `url`.',
         params: walletParams,
         body: CreateEndpointBody,
         response: {
           201: envelope(WebhookEndpointWithSecret, ENDPOINT_WITH_SECRET_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },
@@ -61,12 +61,14 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'List the wallet’s webhook endpoints',
-        description: 'The owner of the wallet only. Newest first; secrets never shown.',
+        description:
+          'The owner of the wallet only (anyone else gets the 404 of an unknown id). Newest first; ' +
+          'secrets never shown.',
         params: walletParams,
         querystring: PageQuerySchema,
         response: {
           200: listEnvelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -89,11 +91,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'Read a webhook endpoint',
-        description: 'The owner of the endpoint’s wallet only (anyone else 403; unknown 404). No secret.',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). No ' +
+          'secret.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -109,13 +113,14 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Change a webhook endpoint',
         description:
-          'The owner of the endpoint’s wallet only. At least one field; `event_types: null` means every ' +
-          'type; a new `url` is checked like on creation; enabling clears `disabled_reason`.',
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). At least ' +
+          'one field; `event_types: null` means every type; a new `url` is checked like on creation; ' +
+          'enabling clears `disabled_reason`.',
         params: endpointParams,
         body: UpdateEndpointBody,
         response: {
           200: envelope(WebhookEndpoint, { ...ENDPOINT_EXAMPLE, enabled: false }, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -133,11 +138,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
-        description: 'The owner of the endpoint’s wallet only. Answers the deleted endpoint.',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
+          'the deleted endpoint.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -153,12 +160,13 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Rotate a webhook endpoint’s secret',
         description:
-          'The owner of the endpoint’s wallet only. Answers the endpoint with the new `secret`, shown ' +
-          'once; the old secret keeps signing alongside for 24 hours.',
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
+          'the endpoint with the new `secret`, shown once; the old secret keeps signing alongside for 24 ' +
+          'hours.',
         params: endpointParams,
         response: {
           200: envelope(WebhookEndpointWithSecret, ENDPOINT_WITH_SECRET_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },

@@ -39,11 +39,10 @@ async function checkTarget(config: Config, url: string): Promise<void> {
   if (!config.webhooks.allowPrivateTargets) await assertPublicUrl(url);
 }
 
-/** The endpoint, after checking the caller owns its wallet (unknown endpoint: 404). */
+/** The endpoint, if the caller owns its wallet; anyone else's is the 404 of an unknown id. */
 export async function requireEndpoint(db: Executor, endpointId: string, actor: Identity) {
-  const endpoint = await repo.findEndpoint(db, endpointId);
+  const endpoint = await repo.findEndpointOfOwner(db, endpointId, actor.userId);
   if (endpoint === undefined) throw notFound('Webhook endpoint');
-  await requireWalletOwner(db, endpoint.wallet_id, actor);
   return endpoint;
 }
 

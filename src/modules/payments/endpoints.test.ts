@@ -1,7 +1,8 @@
 /**
  * Webhook endpoints (contract 7.3): register, list, read, change, delete, rotate the secret.
  * Success with side effects (read back, and the sealed secret column), bad input, auth (shared
- * table), 403, 404, and the private-target guard when private targets are not allowed.
+ * table), 404 for unknown ids and, alike, for someone else's wallet or endpoint, and the
+ * private-target guard when private targets are not allowed.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import { checkAuth } from '../../../test/auth-check.ts';
 import { open } from '../../kernel/secret-box.ts';
 import {
   type Data,
+  expectHiddenFrom,
   expectInvalid,
   expectMalformedJson,
   ISO,
@@ -62,24 +64,23 @@ describe('webhook endpoints', () => {
     endpoint = await createEndpoint(wallet.id);
   });
 
+  // Only the wallet's owner has a role: anyone else gets the 404 of an unknown id (below).
   checkAuth(
     'webhook endpoint routes',
     () => team().t,
     () => {
-      const { outsider } = team();
       const url = `/webhooks/endpoints/${endpoint.id}`;
       return [
         {
           method: 'POST',
           url: `/wallets/${wallet.id}/webhooks/endpoints`,
           body: { name: 'X', url: TARGET },
-          forbidden: outsider,
         },
-        { method: 'GET', url: `/wallets/${wallet.id}/webhooks/endpoints`, forbidden: outsider },
-        { method: 'GET', url, forbidden: outsider },
-        { method: 'PATCH', url, body: { enabled: false }, forbidden: outsider },
-        { method: 'DELETE', url, forbidden: outsider },
-        { method: 'POST', url: `${url}/rotate-secret`, forbidden: outsider },
+        { method: 'GET', url: `/wallets/${wallet.id}/webhooks/endpoints` },
+        { method: 'GET', url },
+        { method: 'PATCH', url, body: { enabled: false } },
+        { method: 'DELETE', url },
+        { method: 'POST', url: `${url}/rotate-secret` },
       ];
     },
   );
@@ -292,16 +293,41 @@ describe('webhook endpoints', () => {
       expectError(await t.delete(path(mine.id), { token: owner.token }), 404, 'NOT_FOUND');
     });
 
-    it('leaves another owner’s endpoint alone (403, nothing changed)', async () => {
-      const { t, outsider } = team();
-      expectError(
-        await t.patch(path(endpoint.id), { token: outsider.token, body: { name: 'Mine' } }),
-        403,
-        'FORBIDDEN',
+    it('leaves another owner’s endpoint alone, answering as for an unknown id (404, nothing changed)', async () => {
+      const { t, owner, outsider } = team();
+      const rowBefore = await storedRow(endpoint.id);
+      const listBefore = expectOk(
+        await t.get(`/wallets/${wallet.id}/webhooks/endpoints`, { token: owner.token }),
       );
-      expectError(await t.delete(path(endpoint.id), { token: outsider.token }), 403, 'FORBIDDEN');
+      const gone = path(UNKNOWN_ID);
+      await expectHiddenFrom(t, outsider, [
+        {
+          method: 'POST',
+          url: `/wallets/${wallet.id}/webhooks/endpoints`,
+          body: { name: 'Mine', url: TARGET },
+          unknown: { url: `/wallets/${UNKNOWN_ID}/webhooks/endpoints` },
+        },
+        {
+          method: 'GET',
+          url: `/wallets/${wallet.id}/webhooks/endpoints`,
+          unknown: { url: `/wallets/${UNKNOWN_ID}/webhooks/endpoints` },
+        },
+        { method: 'GET', url: path(endpoint.id), unknown: { url: gone } },
+        { method: 'PATCH', url: path(endpoint.id), body: { name: 'Mine' }, unknown: { url: gone } },
+        { method: 'DELETE', url: path(endpoint.id), unknown: { url: gone } },
+        {
+          method: 'POST',
+          url: `${path(endpoint.id)}/rotate-secret`,
+          unknown: { url: `${gone}/rotate-secret` },
+        },
+      ]);
       const row = await storedRow(endpoint.id);
       assert.equal(row?.name, 'Orders');
+      assert.deepEqual(row, rowBefore);
+      assert.deepEqual(
+        expectOk(await t.get(`/wallets/${wallet.id}/webhooks/endpoints`, { token: owner.token })),
+        listBefore,
+      );
     });
   });
 

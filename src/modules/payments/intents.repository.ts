@@ -2,6 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { isOwnedBy } from './access.ts';
 import {
   type IntentRow,
   type IntentStatus,
@@ -15,6 +16,20 @@ export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
 
 export async function findIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
   const [row] = await db.select().from(intents).where(eq(intents.id, id)).limit(1);
+  return row;
+}
+
+/** The intent, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findIntentOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<IntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(intents)
+    .where(and(eq(intents.id, id), isOwnedBy(intents.wallet_id, ownerId)))
+    .limit(1);
   return row;
 }
 

@@ -17,12 +17,14 @@ export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'List the wallet’s intents',
-        description: 'The wallet owner only. Newest first; `status` filters by one status.',
+        description:
+          'The wallet owner only (anyone else gets the 404 of an unknown id). Newest first; `status` ' +
+          'filters by one status.',
         params: idParams('wallet_id'),
         querystring: IntentListQuery,
         response: {
           200: listEnvelope(Intent, INTENT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -46,11 +48,13 @@ export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'Read an intent',
-        description: 'The owner of its wallet only (anyone else 403; unknown 404).',
+        description:
+          'The owner of its wallet only; anyone else gets the 404 of an unknown id, so its existence is ' +
+          'not revealed.',
         params: idParams('intent_id'),
         response: {
           200: envelope(Intent, INTENT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -65,12 +69,13 @@ export const intentRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
         tags,
         summary: 'Cancel an intent',
         description:
-          'The owner of its wallet only. Only from `pending` or `processing` (409 otherwise, with ' +
-          '`meta: {from, to}`); records a `payment.cancelled` event.',
+          'The owner of its wallet only (anyone else gets the 404 of an unknown id, before the status is ' +
+          'looked at). Only from `pending` or `processing` (409 otherwise, with `meta: {from, to}`); ' +
+          'records a `payment.cancelled` event.',
         params: idParams('intent_id'),
         response: {
           200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'cancelled' }, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 404, 409),
         },
       },
     },

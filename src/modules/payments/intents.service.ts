@@ -10,15 +10,14 @@ import { applyIntentStatus } from './intents.transitions.ts';
 import type { Outbox } from './outbox.ts';
 import type { IntentRow, IntentStatus } from './payments.table.ts';
 
-/** The intent, if the caller owns its wallet: unknown 404, anyone else's 403. */
+/** The intent, if the caller owns its wallet; anyone else's is the 404 of an unknown id. */
 export async function requireIntentOwner(
   db: Executor,
   intentId: string,
   actor: Identity,
 ): Promise<IntentRow> {
-  const intent = await repo.findIntent(db, intentId);
+  const intent = await repo.findIntentOfOwner(db, intentId, actor.userId);
   if (intent === undefined) throw notFound('Intent');
-  await requireWalletOwner(db, intent.wallet_id, actor);
   return intent;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Intents (contract 7.2): the wallet's intents (newest first, status filter, paging), one intent,
- * and cancellation (only from pending/processing, recording `payment.cancelled`).
+ * and cancellation (only from pending/processing, recording `payment.cancelled`). Someone else's
+ * wallet and intents are unknown to the caller (404).
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
 import {
   type Data,
+  expectHiddenFrom,
   expectInvalid,
   INTENT_KEYS,
   paymentsFixtures,
@@ -27,18 +29,45 @@ describe('intents', () => {
     intent = await createIntent(team().owner, wallet.id, seller.id);
   });
 
+  // Only the wallet's owner has a role: anyone else gets the 404 of an unknown id (below).
   checkAuth(
     'intent routes',
     () => team().t,
-    () => {
-      const { outsider } = team();
-      return [
-        { method: 'GET', url: `/wallets/${wallet.id}/intents`, forbidden: outsider },
-        { method: 'GET', url: `/intents/${intent.id}`, forbidden: outsider },
-        { method: 'POST', url: `/intents/${intent.id}/cancel`, forbidden: outsider },
-      ];
-    },
+    () => [
+      { method: 'GET', url: `/wallets/${wallet.id}/intents` },
+      { method: 'GET', url: `/intents/${intent.id}` },
+      { method: 'POST', url: `/intents/${intent.id}/cancel` },
+    ],
   );
+
+  it('answers a stranger exactly as for an unknown wallet or intent (404), changing nothing', async () => {
+    const { t, owner, outsider } = team();
+    const pending = await createIntent(owner, wallet.id, seller.id, { status: 'pending' });
+    // A final intent: its owner would get a 409; a stranger must not learn even that.
+    const final = await createIntent(owner, wallet.id, seller.id, { status: 'succeeded' });
+    await expectHiddenFrom(t, outsider, [
+      {
+        method: 'GET',
+        url: `/wallets/${wallet.id}/intents`,
+        unknown: { url: `/wallets/${UNKNOWN_ID}/intents` },
+      },
+      { method: 'GET', url: `/intents/${pending.id}`, unknown: { url: `/intents/${UNKNOWN_ID}` } },
+      {
+        method: 'POST',
+        url: `/intents/${pending.id}/cancel`,
+        unknown: { url: `/intents/${UNKNOWN_ID}/cancel` },
+      },
+      {
+        method: 'POST',
+        url: `/intents/${final.id}/cancel`,
+        unknown: { url: `/intents/${UNKNOWN_ID}/cancel` },
+      },
+    ]);
+    assert.deepEqual(expectOk(await t.get(`/intents/${pending.id}`, { token: owner.token })), pending);
+    assert.deepEqual(expectOk(await t.get(`/intents/${final.id}`, { token: owner.token })), final);
+    assert.equal((await eventsOf(pending.id)).length, 1);
+    assert.equal((await eventsOf(final.id)).length, 1);
+  });
 
   describe('GET /wallets/{id}/intents', () => {
     it('lists newest first, filters by status and pages', async () => {

@@ -103,14 +103,16 @@ async function recordEvent(
 }
 
 /**
- * Why a test-mode intent was not created, in the order the checks apply: the wallet is unknown
- * (404), the caller does not own it (403), the seller is not this wallet's (404), the seller is
- * revoked (409), or a live intent was sent to a sandbox wallet (409).
+ * Why a test-mode intent was not created, in the order the checks apply: the wallet is not the
+ * caller's (404; unknown and someone else's are one reason, so the answer cannot tell them apart
+ * and nothing else about the wallet is looked at), the seller is not this wallet's (404), the
+ * seller is revoked (409), or a live intent was sent to a sandbox wallet (409).
  */
-export type IntentRefusal = 'no_wallet' | 'not_owner' | 'no_seller' | 'seller_revoked' | 'sandbox_only';
+export type IntentRefusal = 'no_wallet' | 'no_seller' | 'seller_revoked' | 'sandbox_only';
 
 /**
- * Checks the wallet and the seller, then creates the intent with its `payment.<status>` event and
+ * Checks the wallet (only one of `ownerId`'s is found at all, so someone else's takes the path of an
+ * unknown one) and the seller, then creates the intent with its `payment.<status>` event and
  * the event's deliveries, all in one statement: atomic without a transaction and one round trip
  * (intent creation is the hot write of test mode). The checks are read without a lock: a seller
  * revoked meanwhile still gets this one intent, as if the revocation had come a moment later.
@@ -138,14 +140,13 @@ export async function createIntent(
     sql`
       with checked as (
         select w.collector_id,
-               case when w.owner_id <> ${ownerId}::uuid then 'not_owner'
-                    when s.id is null then 'no_seller'
+               case when s.id is null then 'no_seller'
                     when s.revoked_at is not null then 'seller_revoked'
                     when w.sandbox and not ${values.sandbox}::boolean then 'sandbox_only'
                end as refusal
         from wallets w
         left join sellers s on s.id = ${values.seller_id}::uuid and s.wallet_id = w.id
-        where w.id = ${values.wallet_id}::uuid
+        where w.id = ${values.wallet_id}::uuid and w.owner_id = ${ownerId}::uuid
       ),
       intent as (
         insert into intents (id, wallet_id, seller_id, collector_id, amount_cents, currency, sandbox,

@@ -71,6 +71,37 @@ export async function expectMalformedJson(
   assert.equal(response.body.module, 'payments');
 }
 
+/** A request at something of a wallet, and the same request naming an id that does not exist. */
+export interface HiddenCase {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  body?: unknown;
+  /** The request naming an unknown id; `url` and `body` where left out. */
+  unknown: { url?: string; body?: unknown };
+}
+
+/**
+ * A wallet and what it owns are not public (contract 2): to anyone but the wallet's owner they are
+ * unknown. Each case, sent by `stranger`, must get exactly what the same request naming an unknown
+ * id gets: 404 `NOT_FOUND`, the same message and body, but for the timestamp.
+ */
+export async function expectHiddenFrom(t: TestApp, stranger: TestUser, cases: HiddenCase[]): Promise<void> {
+  for (const { method, url, body, unknown } of cases) {
+    const send = (to: string, payload: unknown) =>
+      t.request(method, to, { token: stranger.token, ...(payload === undefined ? {} : { body: payload }) });
+    const hidden = await send(url, body);
+    const missing = await send(unknown.url ?? url, 'body' in unknown ? unknown.body : body);
+    try {
+      expectError(missing, 404, 'NOT_FOUND');
+      expectError(hidden, 404, 'NOT_FOUND');
+      assert.equal(hidden.body.module, 'payments');
+      assert.deepEqual({ ...hidden.body, timestamp: 0 }, { ...missing.body, timestamp: 0 });
+    } catch (error) {
+      throw new Error(`${method} ${url} by a stranger: ${(error as Error).message}`);
+    }
+  }
+}
+
 export interface PaymentsTeam {
   t: TestApp;
   owner: TestUser;

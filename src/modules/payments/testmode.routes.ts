@@ -35,12 +35,13 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Create a test seller',
         description:
-          'Test mode only (503 when off). The wallet owner only. A seller without OAuth or ' +
-          'credentials (`provider_user_id` `test_…`), for test-mode intents.',
+          'Test mode only (503 when off). The wallet owner only (anyone else gets the 404 of an unknown ' +
+          'id). A seller without OAuth or credentials (`provider_user_id` `test_…`), for test-mode ' +
+          'intents.',
         body: CreateTestSellerBody,
         response: {
           201: envelope(Seller, SELLER_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 404, 503),
         },
       },
     },
@@ -56,13 +57,14 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Create an intent in any status',
         description:
-          'Test mode only (503 when off); no provider is contacted. The wallet owner only. ' +
-          '`seller_id` must be a seller of the wallet (404; revoked 409); a sandbox wallet takes only ' +
+          'Test mode only (503 when off); no provider is contacted. The wallet owner only: anyone else ' +
+          'gets the 404 of an unknown wallet, before the seller or sandbox is looked at. `seller_id` ' +
+          'must be a seller of the wallet (404; revoked 409); a sandbox wallet takes only ' +
           '`sandbox: true` (409). Records the `payment.<status>` event like a provider event.',
         body: CreateTestIntentBody,
         response: {
           201: envelope(Intent, INTENT_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 403, 404, 409, 503),
+          ...errorResponses(400, 401, 404, 409, 503),
         },
       },
     },
@@ -78,13 +80,14 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags,
         summary: 'Simulate a provider status change',
         description:
-          'Test mode only (503 when off). The owner of the intent’s wallet only. Moves the intent ' +
-          'through the transition rule (409 with `meta: {from, to}` when refused) and records the event.',
+          'Test mode only (503 when off). The owner of the intent’s wallet only (anyone else gets the ' +
+          '404 of an unknown id). Moves the intent through the transition rule (409 with ' +
+          '`meta: {from, to}` when refused) and records the event.',
         params: idParams('intent_id'),
         body: SimulateBody,
         response: {
           200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'refunded' }, 'payments'),
-          ...errorResponses(400, 401, 403, 404, 409, 503),
+          ...errorResponses(400, 401, 404, 409, 503),
         },
       },
     },

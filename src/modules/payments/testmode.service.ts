@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Database } from '../../kernel/db/client.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
-import { conflict, forbidden, notFound } from '../../kernel/http/errors.ts';
+import { conflict, notFound } from '../../kernel/http/errors.ts';
 import { serialize } from '../../kernel/http/respond.ts';
 import { requireWalletOwner } from './access.ts';
 import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
@@ -28,7 +28,6 @@ export async function createTestSeller(db: Database, actor: Identity, body: Crea
 /** The answer to each reason `createIntent` refuses (see `IntentRefusal` for the order). */
 const REFUSALS: Record<IntentRefusal, () => Error> = {
   no_wallet: () => notFound('Wallet'),
-  not_owner: () => forbidden('Only the owner of the wallet may do this'),
   no_seller: () => notFound('Seller'),
   seller_revoked: () => conflict('The seller has been revoked'),
   sandbox_only: () => conflict('A sandbox wallet accepts only sandbox intents', { sandbox: true }),
@@ -36,10 +35,11 @@ const REFUSALS: Record<IntentRefusal, () => Error> = {
 
 /**
  * Creates an intent directly in the status sent (interface operation 11). One statement checks
- * that the caller owns the wallet (404/403, before any other state is looked at), that the seller
- * belongs to it (404) and is not revoked (409), and that a sandbox wallet gets a sandbox intent
- * (409), then writes the intent (collector: the wallet's, as bound now), its `payment.<status>`
- * event and the event's deliveries; the workers are woken after it commits.
+ * that the caller owns the wallet (someone else's is the 404 of an unknown one, decided before any
+ * other state is looked at), that the seller belongs to it (404) and is not revoked (409), and
+ * that a sandbox wallet gets a sandbox intent (409), then writes the intent (collector: the
+ * wallet's, as bound now), its `payment.<status>` event and the event's deliveries; the workers
+ * are woken after it commits.
  */
 export async function createTestIntent(
   db: Database,

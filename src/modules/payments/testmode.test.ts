@@ -1,6 +1,7 @@
 /**
  * Test mode (contract 7.2): test sellers, intents created in any status (operation 11) and
- * simulated status changes, each recording its payment event; 503 when TEST_MODE is off.
+ * simulated status changes, each recording its payment event; 503 when TEST_MODE is off. Someone
+ * else's wallet and intents are unknown to the caller (404).
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
 import {
   type Data,
+  expectHiddenFrom,
   expectInvalid,
   expectMalformedJson,
   INTENT_KEYS,
@@ -41,33 +43,83 @@ describe('test mode', () => {
     intent = await createIntent(team().owner, wallet.id, seller.id);
   });
 
+  // Only the wallet's owner has a role: anyone else gets the 404 of an unknown id (below).
   checkAuth(
     'test-mode routes',
     () => team().t,
-    () => {
-      const { outsider } = team();
-      return [
-        {
-          method: 'POST',
-          url: '/testmode/sellers',
-          body: { wallet_id: wallet.id, provider: 'mercadopago' },
-          forbidden: outsider,
-        },
-        {
-          method: 'POST',
-          url: '/testmode/intents/create',
-          body: intentBody(wallet.id, seller.id),
-          forbidden: outsider,
-        },
-        {
-          method: 'POST',
-          url: `/testmode/intents/${intent.id}/simulate`,
-          body: { status: 'succeeded' },
-          forbidden: outsider,
-        },
-      ];
-    },
+    () => [
+      {
+        method: 'POST',
+        url: '/testmode/sellers',
+        body: { wallet_id: wallet.id, provider: 'mercadopago' },
+      },
+      {
+        method: 'POST',
+        url: '/testmode/intents/create',
+        body: intentBody(wallet.id, seller.id),
+      },
+      {
+        method: 'POST',
+        url: `/testmode/intents/${intent.id}/simulate`,
+        body: { status: 'succeeded' },
+      },
+    ],
   );
+
+  it('answers a stranger exactly as for an unknown wallet or intent (404), writing nothing', async () => {
+    const { t, owner, outsider } = team();
+    // A sandbox wallet with a live seller, a revoked one and a pending and a final intent, and a
+    // seller of another wallet: whatever the owner would be told (409, 404), a stranger is not.
+    const { wallet: w, seller: live } = await walletWithSeller(owner);
+    const revoked = await createSeller(owner, w.id);
+    await t.db.update(sellers).set({ revoked_at: new Date() }).where(eq(sellers.id, revoked.id));
+    const other = await walletWithSeller(owner);
+    const pending = await createIntent(owner, w.id, live.id, { status: 'pending' });
+    const final = await createIntent(owner, w.id, live.id, { status: 'refunded' });
+    expectOk(await t.patch(`/wallets/${w.id}/sandbox`, { token: owner.token, body: { sandbox: true } }));
+    const sellersBefore = expectOk(await t.get(`/wallets/${w.id}/sellers`, { token: owner.token }));
+    const intentsBefore = expectOk(await t.get(`/wallets/${w.id}/intents`, { token: owner.token }));
+
+    const create = (body: unknown) => ({
+      method: 'POST' as const,
+      url: '/testmode/intents/create',
+      body,
+      unknown: { body: intentBody(UNKNOWN_ID, live.id) },
+    });
+    const simulate = (id: string) => ({
+      method: 'POST' as const,
+      url: `/testmode/intents/${id}/simulate`,
+      body: { status: 'succeeded' },
+      unknown: { url: `/testmode/intents/${UNKNOWN_ID}/simulate` },
+    });
+    await expectHiddenFrom(t, outsider, [
+      {
+        method: 'POST',
+        url: '/testmode/sellers',
+        body: { wallet_id: w.id, provider: 'mercadopago' },
+        unknown: { body: { wallet_id: UNKNOWN_ID, provider: 'mercadopago' } },
+      },
+      // Ownership comes first: every other check of the statement answers the same.
+      create(intentBody(w.id, live.id)),
+      create(intentBody(w.id, UNKNOWN_ID)),
+      create(intentBody(w.id, other.seller.id)),
+      create(intentBody(w.id, revoked.id)),
+      create(intentBody(w.id, live.id, { sandbox: false })),
+      simulate(pending.id),
+      simulate(final.id),
+    ]);
+
+    assert.deepEqual(
+      expectOk(await t.get(`/wallets/${w.id}/sellers`, { token: owner.token })),
+      sellersBefore,
+    );
+    assert.deepEqual(
+      expectOk(await t.get(`/wallets/${w.id}/intents`, { token: owner.token })),
+      intentsBefore,
+    );
+    assert.equal((await eventsOf(pending.id)).length, 1);
+    assert.equal((await eventsOf(final.id)).length, 1);
+  });
 
   describe('POST /testmode/sellers', () => {
     it('creates a test seller without credentials, listed on the wallet', async () => {
@@ -234,9 +286,12 @@ describe('test mode', () => {
       const other = await walletWithSeller(owner);
       const post = (body: unknown) => t.post('/testmode/intents/create', { token: owner.token, body });
       expectError(await post(intentBody(UNKNOWN_ID, seller.id)), 404, 'NOT_FOUND');
-      // Ownership is decided before the seller is looked at: a stranger learns nothing of it.
+      // Ownership is decided before the seller is looked at: a stranger learns nothing of it,
+      // not even that the wallet exists.
       const stranger = { token: outsider.token, body: intentBody(wallet.id, UNKNOWN_ID) };
-      expectError(await t.post('/testmode/intents/create', stranger), 403, 'FORBIDDEN');
+      const hidden = await t.post('/testmode/intents/create', stranger);
+      expectError(hidden, 404, 'NOT_FOUND');
+      assert.equal(hidden.body.message, 'Wallet not found');
       expectError(await post(intentBody(wallet.id, UNKNOWN_ID)), 404, 'NOT_FOUND');
       expectError(await post(intentBody(wallet.id, other.seller.id)), 404, 'NOT_FOUND');
       await t.db.update(sellers).set({ revoked_at: new Date() }).where(eq(sellers.id, other.seller.id));

@@ -68,11 +68,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'Read a wallet',
-        description: 'The owner only (anyone else 403; unknown 404).',
+        description:
+          'The owner only; anyone else gets the 404 of an unknown id, so its existence is not revealed.',
         params: walletParams,
         response: {
           200: envelope(Wallet, WALLET_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -86,12 +87,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'Switch sandbox mode',
-        description: 'The owner only. A sandbox wallet accepts only `sandbox: true` intents.',
+        description:
+          'The owner only (anyone else gets the 404 of an unknown id). A sandbox wallet accepts only ' +
+          '`sandbox: true` intents.',
         params: walletParams,
         body: SetSandboxBody,
         response: {
           200: envelope(Wallet, { ...WALLET_EXAMPLE, sandbox: true }, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -106,12 +109,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'Set the marketplace fee',
-        description: 'The owner only. `fee_bps` in basis points, 0..10000 (100 bps = 1%).',
+        description:
+          'The owner only (anyone else gets the 404 of an unknown id). `fee_bps` in basis points, ' +
+          '0..10000 (100 bps = 1%).',
         params: walletParams,
         body: SetFeeBody,
         response: {
           200: envelope(Wallet, { ...WALLET_EXAMPLE, fee_bps: 250 }, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -127,8 +132,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
         tags,
         summary: 'Bind the wallet’s collector',
         description:
-          'The owner only. `collector_id` names a collector the caller owns (unknown or someone ' +
-          'else’s: 404); a revoked collector is a 409.',
+          'The owner only (anyone else gets the 404 of an unknown id). `collector_id` names a collector ' +
+          'the caller owns (unknown or someone else’s: 404); a revoked collector is a 409.',
         params: walletParams,
         body: BindCollectorBody,
         response: {
@@ -137,7 +142,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
             { ...WALLET_EXAMPLE, collector_id: '01937a50-5555-7000-8000-000000000050' },
             'payments',
           ),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 404, 409),
         },
       },
     },
@@ -153,11 +158,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
         tags,
         summary: 'Unbind the wallet’s collector',
         description:
-          'The owner only. Answers the wallet with `collector_id` null (also when none was bound).',
+          'The owner only (anyone else gets the 404 of an unknown id). Answers the wallet with ' +
+          '`collector_id` null (also when none was bound).',
         params: walletParams,
         response: {
           200: envelope(Wallet, WALLET_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -172,12 +178,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
       schema: {
         tags,
         summary: 'List the wallet’s sellers',
-        description: 'The owner only. Newest first; revoked sellers included; credentials never shown.',
+        description:
+          'The owner only (anyone else gets the 404 of an unknown id). Newest first; revoked sellers ' +
+          'included; credentials never shown.',
         params: walletParams,
         querystring: PageQuerySchema,
         response: {
           200: listEnvelope(Seller, SELLER_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },

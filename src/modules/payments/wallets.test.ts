@@ -1,6 +1,7 @@
 /**
  * Wallets (contract 7.1): creation, the caller's wallets, read, sandbox flag, fee, collector
- * binding and sellers. Success with side effects, bad input, auth (shared table), 403 and 404.
+ * binding and sellers. Success with side effects, bad input, auth (shared table), 404 for unknown
+ * ids and, alike, for anyone's wallet but the caller's own.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import { expectError, expectOk } from '../../../test/assertions.ts';
 import { checkAuth } from '../../../test/auth-check.ts';
 import {
   type Data,
+  expectHiddenFrom,
   expectInvalid,
   expectMalformedJson,
   ISO,
@@ -29,24 +31,71 @@ describe('wallets', () => {
     wallet = await createWallet(team().owner, 'Shared wallet');
   });
 
+  // A wallet has one owner and no other role: anyone else is a stranger, who gets the 404 of an
+  // unknown id, not a 403 (below).
   checkAuth(
     'wallet routes',
     () => team().t,
     () => {
-      const { outsider } = team();
       const url = `/wallets/${wallet.id}`;
       return [
         { method: 'POST', url: '/wallets', body: { name: 'Nobody' } },
         { method: 'GET', url: '/wallets' },
-        { method: 'GET', url, forbidden: outsider },
-        { method: 'PATCH', url: `${url}/sandbox`, body: { sandbox: true }, forbidden: outsider },
-        { method: 'PATCH', url: `${url}/fee`, body: { fee_bps: 10 }, forbidden: outsider },
-        { method: 'POST', url: `${url}/collector`, body: { collector_id: UNKNOWN_ID }, forbidden: outsider },
-        { method: 'DELETE', url: `${url}/collector`, forbidden: outsider },
-        { method: 'GET', url: `${url}/sellers`, forbidden: outsider },
+        { method: 'GET', url },
+        { method: 'PATCH', url: `${url}/sandbox`, body: { sandbox: true } },
+        { method: 'PATCH', url: `${url}/fee`, body: { fee_bps: 10 } },
+        { method: 'POST', url: `${url}/collector`, body: { collector_id: UNKNOWN_ID } },
+        { method: 'DELETE', url: `${url}/collector` },
+        { method: 'GET', url: `${url}/sellers` },
       ];
     },
   );
+
+  it('answers a stranger exactly as for an unknown wallet (404) on every route, changing nothing', async () => {
+    const { t, owner, outsider } = team();
+    // A wallet with something to lose: a fee, a bound collector and a seller.
+    const mine = await createWallet(owner);
+    const url = `/wallets/${mine.id}`;
+    const gone = `/wallets/${UNKNOWN_ID}`;
+    expectOk(await t.patch(`${url}/fee`, { token: owner.token, body: { fee_bps: 250 } }));
+    const collectorId = await insertCollector(owner.id);
+    expectOk(await t.post(`${url}/collector`, { token: owner.token, body: { collector_id: collectorId } }));
+    await createSeller(owner, mine.id);
+    const before = expectOk(await t.get(url, { token: owner.token }));
+    const sellersBefore = expectOk(await t.get(`${url}/sellers`, { token: owner.token }));
+    // The stranger's own live collector: the binding would succeed but for the wallet.
+    const theirs = await insertCollector(outsider.id);
+
+    await expectHiddenFrom(t, outsider, [
+      { method: 'GET', url, unknown: { url: gone } },
+      {
+        method: 'PATCH',
+        url: `${url}/sandbox`,
+        body: { sandbox: true },
+        unknown: { url: `${gone}/sandbox` },
+      },
+      { method: 'PATCH', url: `${url}/fee`, body: { fee_bps: 0 }, unknown: { url: `${gone}/fee` } },
+      {
+        method: 'POST',
+        url: `${url}/collector`,
+        body: { collector_id: theirs },
+        unknown: { url: `${gone}/collector` },
+      },
+      // Authorization before the collector is looked at: an unknown one does not change the answer.
+      {
+        method: 'POST',
+        url: `${url}/collector`,
+        body: { collector_id: UNKNOWN_ID },
+        unknown: { url: `${gone}/collector` },
+      },
+      { method: 'DELETE', url: `${url}/collector`, unknown: { url: `${gone}/collector` } },
+      { method: 'GET', url: `${url}/sellers`, unknown: { url: `${gone}/sellers` } },
+    ]);
+
+    assert.deepEqual(expectOk(await t.get(url, { token: owner.token })), before);
+    assert.deepEqual(expectOk(await t.get(`${url}/sellers`, { token: owner.token })), sellersBefore);
+    assert.deepEqual([before.fee_bps, before.sandbox, before.collector_id], [250, false, collectorId]);
+  });
 
   describe('POST /wallets and reads', () => {
     it('creates a wallet owned by the caller, readable and listed newest first', async () => {

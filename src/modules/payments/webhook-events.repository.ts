@@ -5,6 +5,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
+import { isOwnedBy } from './access.ts';
 import { type PaymentEventRow, paymentEvents } from './payments.table.ts';
 
 export interface EventFilter {
@@ -12,8 +13,17 @@ export interface EventFilter {
   intentId?: string | undefined;
 }
 
-export async function findEvent(db: Executor, id: string): Promise<PaymentEventRow | undefined> {
-  const [row] = await db.select().from(paymentEvents).where(eq(paymentEvents.id, id)).limit(1);
+/** The event, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findEventOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<PaymentEventRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.id, id), isOwnedBy(paymentEvents.wallet_id, ownerId)))
+    .limit(1);
   return row;
 }
 

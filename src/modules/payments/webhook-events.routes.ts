@@ -18,14 +18,15 @@ export const webhookEventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
         tags,
         summary: 'List the wallet’s payment events',
         description:
-          'The owner of the wallet only. The normalized events (`payment.<status>`) recorded for the ' +
-          'wallet’s intents, newest first, whether or not any endpoint took them. `type` filters by ' +
-          'one event type, `intent_id` by one intent. `payload` is the `data` object subscribers receive.',
+          'The owner of the wallet only (anyone else gets the 404 of an unknown id). The normalized ' +
+          'events (`payment.<status>`) recorded for the wallet’s intents, newest first, whether or not ' +
+          'any endpoint took them. `type` filters by one event type, `intent_id` by one intent. ' +
+          '`payload` is the `data` object subscribers receive.',
         params: idParams('wallet_id'),
         querystring: EventListQuery,
         response: {
           200: listEnvelope(PaymentEvent, PAYMENT_EVENT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },
@@ -51,11 +52,13 @@ export const webhookEventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (
       schema: {
         tags,
         summary: 'Read a payment event',
-        description: 'The owner of the event’s wallet only (anyone else 403; unknown 404).',
+        description:
+          'The owner of the event’s wallet only; anyone else gets the 404 of an unknown id, so its ' +
+          'existence is not revealed.',
         params: idParams('event_id'),
         response: {
           200: envelope(PaymentEvent, PAYMENT_EVENT_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 404),
         },
       },
     },

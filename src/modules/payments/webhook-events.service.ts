@@ -19,10 +19,9 @@ export async function listEvents(
   return { ...page, items: page.items.map(serialize) };
 }
 
-/** The event, if the caller owns its wallet: unknown 404, anyone else's 403. */
+/** The event, if the caller owns its wallet; anyone else's is the 404 of an unknown id. */
 export async function getEvent(db: Database, eventId: string, actor: Identity) {
-  const event = await repo.findEvent(db, eventId);
+  const event = await repo.findEventOfOwner(db, eventId, actor.userId);
   if (event === undefined) throw notFound('Event');
-  await requireWalletOwner(db, event.wallet_id, actor);
   return serialize(event);
 }
