@@ -39,7 +39,7 @@ describe('the docs page in a browser', () => {
       await page
         .locator('.swagger-ui .info .title')
         .filter({ hasText: 'Convene API' })
-        .waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: 60_000 });
       await page
         .locator('.opblock-summary-path', { hasText: '/events/{event_id}/editions' })
         .first()
