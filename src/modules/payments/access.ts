@@ -5,7 +5,7 @@
  * does not exist, never a 403 that would confirm it exists. Ownership is decided in the query that
  * finds the row, before any state is looked at, so both cases take the same single lookup.
  */
-import { and, type Column, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
@@ -24,14 +24,4 @@ export async function requireWalletOwner(
     .limit(1);
   if (wallet === undefined) throw notFound('Wallet');
   return wallet;
-}
-
-/**
- * A condition for the repositories of what a wallet owns: the row's wallet (`walletId`, its
- * `wallet_id` column) belongs to `ownerId`. A finder that adds it answers nothing for someone
- * else's row, so the service throws the one 404 it throws for an unknown id.
- */
-export function isOwnedBy(walletId: Column, ownerId: string): SQL {
-  return sql`exists (select 1 from ${wallets}
-    where ${wallets.id} = ${walletId} and ${wallets.owner_id} = ${ownerId})`;
 }

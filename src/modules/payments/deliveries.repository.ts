@@ -6,8 +6,8 @@
 import { and, asc, desc, eq, exists, not, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
-import { isOwnedBy } from './access.ts';
 import { notifyWorkers } from './delivery-queue.repository.ts';
+import { isOwnedBy } from './wallets.repository.ts';
 import {
   type DeliveryStatus,
   type WebhookAttemptRow,

@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
-import { isOwnedBy } from './access.ts';
+import { isOwnedBy } from './wallets.repository.ts';
 import { type WebhookEndpointRow, webhookEndpoints } from './webhooks.table.ts';
 
 export type NewEndpoint = typeof webhookEndpoints.$inferInsert;

@@ -2,7 +2,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
-import { isOwnedBy } from './access.ts';
 import {
   type IntentRow,
   type IntentStatus,
@@ -11,6 +10,7 @@ import {
   type PaymentEventRow,
   paymentEvents,
 } from './payments.table.ts';
+import { isOwnedBy } from './wallets.repository.ts';
 
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
 

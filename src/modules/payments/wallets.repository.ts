@@ -1,5 +1,5 @@
 /** SQL of wallets, their collector binding and their sellers. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
 import {
@@ -96,4 +96,14 @@ export async function findSellerOfWallet(
     .where(and(eq(sellers.id, sellerId), eq(sellers.wallet_id, walletId)))
     .limit(1);
   return row;
+}
+
+/**
+ * A condition for the repositories of what a wallet owns: the row's wallet (`walletId`, its
+ * `wallet_id` column) belongs to `ownerId`. A finder that adds it answers nothing for someone
+ * else's row, so the service throws the one 404 it throws for an unknown id.
+ */
+export function isOwnedBy(walletId: Column, ownerId: string): SQL {
+  return sql`exists (select 1 from ${wallets}
+    where ${wallets.id} = ${walletId} and ${wallets.owner_id} = ${ownerId})`;
 }

@@ -5,8 +5,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../kernel/db/paging.ts';
-import { isOwnedBy } from './access.ts';
 import { type PaymentEventRow, paymentEvents } from './payments.table.ts';
+import { isOwnedBy } from './wallets.repository.ts';
 
 export interface EventFilter {
   type?: string | undefined;
