@@ -158,7 +158,7 @@ export function spawnScript(script: string, env: Record<string, string>, args: s
 }
 
 export interface ReadyOptions {
-  /** How long the child has to become ready before its group is killed. Default 30 s. */
+  /** How long the child has to become ready before its group is killed. Default 60 s. */
   readyTimeoutMs?: number;
 }
 
@@ -252,7 +252,7 @@ export async function startWorker(env: Record<string, string>, options: ReadyOpt
 
 /**
  * Runs `script` to its end and resolves with its exit code (or signal) and output. Past
- * `timeoutMs` (default 30 s) its group is SIGKILLed and this rejects.
+ * `timeoutMs` (default 60 s) its group is SIGKILLed and this rejects.
  */
 export async function runScript(
   script: string,

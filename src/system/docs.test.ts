@@ -94,22 +94,25 @@ describe('a connection that pipelines without reading', () => {
     socket.pause(); // never read
     socket.on('error', () => {});
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(
-      requestBytes('GET', '/docs/openapi.json', [['host', '127.0.0.1']])
-        .toString('latin1')
-        .repeat(200),
-    );
-    const openConnections = () =>
-      new Promise<number>((resolve, reject) =>
-        t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    try {
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        requestBytes('GET', '/docs/openapi.json', [['host', '127.0.0.1']])
+          .toString('latin1')
+          .repeat(200),
       );
-    await eventually(
-      async () => ((await openConnections()) === 0 ? true : undefined),
-      'the server to drop the connection',
-    );
-    expectOk(await t.get('/health'));
-    socket.destroy();
-    await closed;
+      const openConnections = () =>
+        new Promise<number>((resolve, reject) =>
+          t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+        );
+      await eventually(
+        async () => ((await openConnections()) === 0 ? true : undefined),
+        'the server to drop the connection',
+      );
+      expectOk(await t.get('/health'));
+    } finally {
+      socket.destroy();
+      await closed;
+    }
   });
 });

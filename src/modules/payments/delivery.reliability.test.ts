@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../../test/database.ts';
 import { signToken } from '../../../test/harness.ts';
-import { type Child, childEnv, freePort, startService, startWorker } from '../../../test/processes.ts';
+import { childEnv, freePort, killAllChildren, startService, startWorker } from '../../../test/processes.ts';
 import { eventually, type Subscriber, startSubscriber } from '../../../test/subscriber.ts';
 import { queryRows } from '../../kernel/db/client.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
@@ -69,14 +69,13 @@ async function inParallel(count: number, width: number, task: (i: number) => Pro
 describe('webhook delivery reliability (PostgreSQL, real processes)', { skip }, () => {
   let database: TestDatabase;
   let subscriber: Subscriber;
-  const children: Child[] = [];
 
   before(async () => {
     database = await createTestDatabase();
     subscriber = await startSubscriber();
   });
   after(async () => {
-    await Promise.all(children.map((child) => child.kill('SIGKILL')));
+    await killAllChildren();
     await subscriber?.close();
     await database?.close();
   });
@@ -99,7 +98,6 @@ describe('webhook delivery reliability (PostgreSQL, real processes)', { skip }, 
     // Slow answers keep deliveries in flight, so the kill lands in the middle of the work.
     subscriber.respond = () => ({ delayMs: 300 });
     let service = await startService(env);
-    children.push(service);
     const createIntent = await setUpWallet(service.url, `${subscriber.url}/kill`);
     await inParallel(TOTAL, 16, createIntent);
 
@@ -128,7 +126,6 @@ describe('webhook delivery reliability (PostgreSQL, real processes)', { skip }, 
     assert.ok(deliveredAtKill.size < TOTAL, 'the kill came before the end of the work');
 
     service = await startService(env);
-    children.push(service);
     await eventually(
       async () => ((await deliveryCounts()).delivered === TOTAL ? true : undefined),
       'every delivery delivered',
@@ -159,9 +156,7 @@ describe('webhook delivery reliability (PostgreSQL, real processes)', { skip }, 
     subscriber.respond = () => ({ delayMs: 5 });
     const env = await childEnv(database.url!, { PORT: String(await freePort()), WEBHOOK_WORKER: 'false' });
     const service = await startService(env);
-    children.push(service);
     const workers = await Promise.all([startWorker(env), startWorker(env)]);
-    children.push(...workers);
     const createIntent = await setUpWallet(service.url, `${subscriber.url}/two`);
     await inParallel(TOTAL, 16, createIntent);
 
