@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { bootstrap } from './kernel/bootstrap.ts';
 import { ConfigError } from './kernel/config.ts';
 import { REDACT_PATHS } from './kernel/http/logging.ts';
-import { DeliveryWorker, openWorkerPool } from './modules/payments/delivery.worker.ts';
+import { createDeliveryWorker } from './modules/payments/index.ts';
 
 async function main(): Promise<void> {
   const { config, database, notices } = await bootstrap();
@@ -22,8 +22,7 @@ async function main(): Promise<void> {
     );
   }
   for (const notice of notices) logger.warn(notice);
-  const pool = openWorkerPool(database);
-  const worker = new DeliveryWorker({ db: pool.db, listen: database.listen, config, logger });
+  const worker = createDeliveryWorker({ database, config, logger });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -32,7 +31,6 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     try {
       await worker.stop();
-      await pool.close();
       await database.close();
       process.exit(0);
     } catch (error) {

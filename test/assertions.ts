@@ -1,12 +1,14 @@
 /** Assertions on the contract's envelope, shared by every test file. */
 import assert from 'node:assert/strict';
-import type { ApiResponse } from './harness.ts';
+import type { ApiResponse, ErrorDetail } from './harness.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** A success envelope with this status and module; returns `data`. */
-// biome-ignore lint/suspicious/noExplicitAny: data is inspected field by field.
-export function expectOk(response: ApiResponse, status = 200, module?: string): any {
+/**
+ * A success envelope with this status and module; returns `data`, typed as the request was
+ * (`t.get<T>`) or as given here (`expectOk<T>`).
+ */
+export function expectOk<T>(response: ApiResponse<T>, status = 200, module?: string): T {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
   assert.equal(response.body.code, status);
   assert.match(response.body.timestamp, ISO);
@@ -17,8 +19,7 @@ export function expectOk(response: ApiResponse, status = 200, module?: string): 
 }
 
 /** An error envelope with this status and error code; returns `error`. */
-// biome-ignore lint/suspicious/noExplicitAny: the error is inspected field by field.
-export function expectError(response: ApiResponse, status: number, code: string): any {
+export function expectError(response: ApiResponse<unknown>, status: number, code: string): ErrorDetail {
   assert.equal(
     response.status,
     status,
@@ -29,18 +30,18 @@ export function expectError(response: ApiResponse, status: number, code: string)
   assert.equal(body.code, status);
   assert.equal(body.error?.code, code, `error code: ${response.text}`);
   assert.equal(typeof body.message, 'string');
-  assert.equal(typeof body.error.message, 'string');
+  assert.equal(typeof body.error?.message, 'string');
   assert.match(body.timestamp, ISO);
   assert.ok(['events', 'projects', 'payments', 'system'].includes(body.module), `module: ${body.module}`);
   assert.equal(body.data, undefined, 'an error has no data');
   assert.equal(body.pagination, undefined, 'an error has no pagination');
-  return body.error;
+  return body.error!;
 }
 
 /** A VALIDATION_ERROR naming (at least) these fields. */
-export function expectFields(response: ApiResponse, ...fields: string[]): void {
+export function expectFields(response: ApiResponse<unknown>, ...fields: string[]): void {
   const error = expectError(response, 400, 'VALIDATION_ERROR');
-  const named = (error.fields ?? []).map((entry: { field: string }) => entry.field);
+  const named = (error.fields ?? []).map((entry) => entry.field);
   for (const field of fields)
     assert.ok(named.includes(field), `fields ${JSON.stringify(named)} include ${field}`);
 }

@@ -6,12 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import type { Static } from 'typebox';
 import { type App, buildApp } from '../src/app.ts';
 import { createVerifier } from '../src/kernel/auth/verifier.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import type { Database } from '../src/kernel/db/client.ts';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
 import { loggerOptions } from '../src/kernel/http/logging.ts';
+import type { ErrorEnvelope, Pagination } from '../src/kernel/http/schemas.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 type KeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -67,17 +69,58 @@ export interface TestUser {
   token: string;
 }
 
-export interface ApiResponse {
+/** The `error` of an error envelope (contract section 3); `meta` is read key by key. */
+export type ErrorDetail = Omit<Static<typeof ErrorEnvelope>['error'], 'meta'> & {
+  meta?: Record<string, unknown>;
+};
+
+/** The parts of the OpenAPI document the tests read (GET /docs/openapi.json, not an envelope). */
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+export interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, { description?: string; content?: Record<string, { example?: unknown }> }>;
+  [key: string]: unknown;
+}
+
+/**
+ * A JSON envelope as a test reads it: `data` typed as the route's response schema says (`T`), the
+ * rest as the contract's envelope. Success and error share one shape here, so a test can read
+ * `body.error` of a refusal without a cast; `expectOk` and `expectError` check which it is.
+ */
+export interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+  /** Present on list answers. */
+  pagination: Static<typeof Pagination>;
+  error?: ErrorDetail;
+  timestamp: string;
+  module: string;
+}
+
+/**
+ * An answer of the service. `T` is the route's `data`, from its schema
+ * (`t.get<Static<typeof Edition>>(…)`, or the exported type of the same name), so a schema change
+ * breaks the tests that read the changed field at compile time. `body` is the parsed JSON
+ * envelope (undefined at run time when the answer is not JSON: read `text` then).
+ */
+export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field.
-  body: any;
+  body: Envelope<T>;
   text: string;
 }
 
-export interface RequestOptions {
+/** `Req` types the JSON body when a test sends a valid one; refusal tests send anything. */
+export interface RequestOptions<Req = unknown> {
   token?: string | undefined;
-  body?: unknown;
+  body?: Req;
   /** A raw payload sent as is (with `contentType`). */
   payload?: string | Buffer;
   contentType?: string;
@@ -92,12 +135,16 @@ export interface TestApp {
   user(name?: string): Promise<TestUser>;
   /** A new user who has already called the API, so they exist in the actor directory. */
   actor(name?: string): Promise<TestUser>;
-  request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
-  get(url: string, options?: RequestOptions): Promise<ApiResponse>;
-  post(url: string, options?: RequestOptions): Promise<ApiResponse>;
-  patch(url: string, options?: RequestOptions): Promise<ApiResponse>;
-  put(url: string, options?: RequestOptions): Promise<ApiResponse>;
-  delete(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  request<Res = unknown, Req = unknown>(
+    method: string,
+    url: string,
+    options?: RequestOptions<Req>,
+  ): Promise<ApiResponse<Res>>;
+  get<Res = unknown>(url: string, options?: RequestOptions<never>): Promise<ApiResponse<Res>>;
+  post<Res = unknown, Req = unknown>(url: string, options?: RequestOptions<Req>): Promise<ApiResponse<Res>>;
+  patch<Res = unknown, Req = unknown>(url: string, options?: RequestOptions<Req>): Promise<ApiResponse<Res>>;
+  put<Res = unknown, Req = unknown>(url: string, options?: RequestOptions<Req>): Promise<ApiResponse<Res>>;
+  delete<Res = unknown, Req = unknown>(url: string, options?: RequestOptions<Req>): Promise<ApiResponse<Res>>;
   close(): Promise<void>;
 }
 
@@ -129,7 +176,11 @@ export async function createTestApp(
   const app = await buildApp({ config, database: database.handle, verifier, logger, shedLoad: false });
   await app.ready();
 
-  const request = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+  const request = async <Res = unknown, Req = unknown>(
+    method: string,
+    url: string,
+    options: RequestOptions<Req> = {},
+  ): Promise<ApiResponse<Res>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     let payload: string | Buffer | undefined = options.payload;
@@ -144,13 +195,14 @@ export async function createTestApp(
       headers,
       ...(payload === undefined ? {} : { payload }),
     });
-    let body: unknown;
+    let body: Envelope<Res> | undefined;
     try {
-      body = JSON.parse(response.body);
+      body = JSON.parse(response.body) as Envelope<Res>;
     } catch {
       body = undefined;
     }
-    return { status: response.statusCode, headers: response.headers, body, text: response.body };
+    // Not JSON: `body` stays undefined at run time, and such tests read `text` (see ApiResponse).
+    return { status: response.statusCode, headers: response.headers, body: body!, text: response.body };
   };
 
   const user = async (name = 'user'): Promise<TestUser> => {

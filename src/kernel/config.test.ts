@@ -66,6 +66,13 @@ describe('configuration', () => {
     ['a zero timeout', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
     ['a negative rate limit', { RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE'],
     ['a JWKS URL that is not http(s)', { AUTH_JWKS_URL: 'ftp://keys' }, 'AUTH_JWKS_URL'],
+    ['a PORT in exponent notation', { PORT: '8e3' }, 'PORT'],
+    [
+      'a retry schedule longer than 7 days a step',
+      { WEBHOOK_RETRY_SCHEDULE: '0,700000' },
+      'WEBHOOK_RETRY_SCHEDULE',
+    ],
+    ['an unknown LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ];
   for (const [name, env, variable] of refusals) {
     it(`refuses ${name}, naming ${variable}`, () => {
@@ -90,5 +97,13 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, 'memory://');
     assert.equal(config.rateLimitPerMinute, 0);
     assert.equal(config.publicBaseUrl, 'https://api.example.com');
+  });
+
+  it('reads yes/on/no/off in any case as flags, and blank values as unset', () => {
+    const config = loadConfig({ TEST_MODE: ' YES ', WEBHOOK_WORKER: 'Off', PORT: '  ', HOST: '' });
+    assert.equal(config.testMode, true);
+    assert.equal(config.webhooks.worker, false);
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
   });
 });

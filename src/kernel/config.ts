@@ -2,8 +2,11 @@
  * Configuration: the environment is read here, once, and nowhere else (contract section 1).
  * `loadConfig` is pure: it parses and validates; files in DATA_DIR (development keys, the
  * development SECRETS_KEY) are created later by `kernel/bootstrap.ts`, so a bad environment fails
- * before anything is written.
+ * before anything is written. Each variable's form is a TypeBox schema (`ENV_SCHEMA`); what one
+ * variable cannot say alone (production needs a key source) is checked in code after it.
  */
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -64,40 +67,122 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const DEFAULT_RETRY_SCHEDULE = '0,5,300,1800,7200,18000,36000,50400,72000,86400';
+
+// `problem` is what a refused value is told: the variable's name, then this.
+const Whole = (min: number, max: number) =>
+  Type.Optional(
+    Type.Integer({ minimum: min, maximum: max, problem: `must be a whole number from ${min} to ${max}` }),
+  );
+const Flag = () => Type.Optional(Type.Boolean({ problem: 'must be true or false' }));
+const HttpUrl = () =>
+  Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s/?#]+\\S*$', problem: 'must be an absolute http or https URL' }),
+  );
+const Text = () => Type.Optional(Type.String());
+
+/** The variables of contract section 1 (and the few of our own), after `fromEnvironment`. */
+export const ENV_SCHEMA = Type.Object({
+  PORT: Whole(0, 65535),
+  HOST: Text(),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^(postgres|postgresql)://|^memory://$',
+      problem: 'must start with postgres:// or postgresql://, or be memory://',
+    }),
+  ),
+  DATA_DIR: Text(),
+  PUBLIC_BASE_URL: HttpUrl(),
+  NODE_ENV: Type.Optional(
+    Type.Enum(['development', 'production', 'test'], {
+      problem: 'must be one of development, production, test',
+    }),
+  ),
+  AUTH_JWKS_URL: HttpUrl(),
+  AUTH_PUBLIC_KEYS: Text(),
+  AUTH_ISSUER: Text(),
+  AUTH_AUDIENCE: Text(),
+  TEST_MODE: Flag(),
+  // 32 bytes in base64 are 43 characters and one `=`.
+  SECRETS_KEY: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9+/]{43}=$',
+      problem: 'must be 32 bytes encoded in base64 (openssl rand -base64 32)',
+    }),
+  ),
+  MERCADOPAGO_CLIENT_ID: Text(),
+  MERCADOPAGO_CLIENT_SECRET: Text(),
+  MERCADOPAGO_WEBHOOK_SECRET: Text(),
+  MERCADOPAGO_AUTH_URL: HttpUrl(),
+  MERCADOPAGO_API_URL: HttpUrl(),
+  WEBHOOK_RETRY_SCHEDULE: Type.Optional(
+    Type.Array(Type.Number({ minimum: 0, maximum: 7 * 86400 }), {
+      minItems: 1,
+      problem: 'must be a comma-separated list of non-negative seconds (each at most 7 days)',
+    }),
+  ),
+  WEBHOOK_TIMEOUT_MS: Whole(1, 600_000),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Flag(),
+  WEBHOOK_WORKER: Flag(),
+  RATE_LIMIT_PER_MINUTE: Whole(0, 10_000_000),
+  PUBLIC_CACHE_TTL_MS: Whole(0, 60_000),
+  LOG_LEVEL: Type.Optional(
+    Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  ),
+});
+type ParsedEnv = Static<typeof ENV_SCHEMA>;
+
+const TRUE = ['true', '1', 'yes', 'on'];
+const FALSE = ['false', '0', 'no', 'off'];
+
+/**
+ * The environment's text in the schema's types: trimmed, empty as unset, whole numbers, flags
+ * and the retry list converted where their text has that form. Anything else is left as text,
+ * for the schema to refuse.
+ */
+function fromEnvironment(env: Env): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ENV_SCHEMA.properties)) {
+    const text = env[name]?.trim();
+    if (text === undefined || text === '') continue;
+    parsed[name] = convert((schema as { type?: unknown }).type, text);
+  }
+  return parsed;
+}
+
+function convert(type: unknown, text: string): unknown {
+  const number = (part: string) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : part);
+  if (type === 'integer') return /^\d+$/.test(text) ? Number(text) : text;
+  if (type === 'boolean') {
+    const lower = text.toLowerCase();
+    return TRUE.includes(lower) ? true : FALSE.includes(lower) ? false : text;
+  }
+  if (type === 'array') return text.split(',').map((part) => number(part.trim()));
+  return text;
+}
+
+function validated(env: Env): ParsedEnv {
+  const parsed = fromEnvironment(env);
+  const [error] = Value.Errors(ENV_SCHEMA, parsed);
+  if (error !== undefined) {
+    const variable = error.instancePath.split('/')[1] ?? '';
+    const schema = ENV_SCHEMA.properties[variable as keyof ParsedEnv] as { problem?: string } | undefined;
+    throw new ConfigError(variable, schema?.problem ?? error.message);
+  }
+  return parsed as ParsedEnv;
+}
 
 export function loadConfig(env: Env = process.env): Config {
-  const read = (name: string): string | undefined => {
-    const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-
-  const nodeEnv = parseEnum('NODE_ENV', read('NODE_ENV') ?? 'development', [
-    'development',
-    'production',
-    'test',
-  ] as const);
+  const vars = validated(env);
+  const nodeEnv = vars.NODE_ENV ?? 'development';
   const isProduction = nodeEnv === 'production';
-
-  const databaseUrl = read('DATABASE_URL');
-  if (databaseUrl !== undefined && !/^(postgres|postgresql):\/\/|^memory:\/\/$/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://, or be memory://');
-  }
-
-  const secretsKeyText = read('SECRETS_KEY');
-  let secretsKey: Buffer | undefined;
-  if (secretsKeyText !== undefined) {
-    secretsKey = Buffer.from(secretsKeyText, 'base64');
-    if (secretsKey.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(secretsKeyText)) {
-      throw new ConfigError('SECRETS_KEY', 'must be 32 bytes encoded in base64 (openssl rand -base64 32)');
-    }
-  }
-
+  const secretsKey = vars.SECRETS_KEY === undefined ? undefined : Buffer.from(vars.SECRETS_KEY, 'base64');
   const auth = {
-    jwksUrl: optionalUrl('AUTH_JWKS_URL', read('AUTH_JWKS_URL')),
-    publicKeys: read('AUTH_PUBLIC_KEYS'),
-    issuer: read('AUTH_ISSUER'),
-    audience: read('AUTH_AUDIENCE'),
+    jwksUrl: vars.AUTH_JWKS_URL,
+    publicKeys: vars.AUTH_PUBLIC_KEYS,
+    issuer: vars.AUTH_ISSUER,
+    audience: vars.AUTH_AUDIENCE,
   };
 
   if (isProduction) {
@@ -112,110 +197,33 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
-  const retrySchedule = read('WEBHOOK_RETRY_SCHEDULE') ?? '0,5,300,1800,7200,18000,36000,50400,72000,86400';
-  const retryScheduleSeconds = retrySchedule.split(',').map((part) => {
-    const seconds = Number(part.trim());
-    if (!/^\d+(\.\d+)?$/.test(part.trim()) || !Number.isFinite(seconds) || seconds > 7 * 86400) {
-      throw new ConfigError(
-        'WEBHOOK_RETRY_SCHEDULE',
-        'must be a comma-separated list of non-negative seconds (each at most 7 days)',
-      );
-    }
-    return seconds;
-  });
-
   return {
-    port: parseInteger('PORT', read('PORT'), 8080, 0, 65535),
-    host: read('HOST') ?? '127.0.0.1',
-    databaseUrl,
-    dataDir: read('DATA_DIR') ?? './data',
-    publicBaseUrl: requiredUrl('PUBLIC_BASE_URL', read('PUBLIC_BASE_URL') ?? 'http://127.0.0.1:8080').replace(
-      /\/+$/,
-      '',
-    ),
+    port: vars.PORT ?? 8080,
+    host: vars.HOST ?? '127.0.0.1',
+    databaseUrl: vars.DATABASE_URL,
+    dataDir: vars.DATA_DIR ?? './data',
+    publicBaseUrl: (vars.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
     nodeEnv,
     isProduction,
     auth,
-    testMode: parseBoolean('TEST_MODE', read('TEST_MODE'), !isProduction),
+    testMode: vars.TEST_MODE ?? !isProduction,
     secretsKey,
     mercadopago: {
-      clientId: read('MERCADOPAGO_CLIENT_ID'),
-      clientSecret: read('MERCADOPAGO_CLIENT_SECRET'),
-      webhookSecret: read('MERCADOPAGO_WEBHOOK_SECRET'),
-      authUrl: requiredUrl(
-        'MERCADOPAGO_AUTH_URL',
-        read('MERCADOPAGO_AUTH_URL') ?? 'https://auth.mercadopago.com',
-      ),
-      apiUrl: requiredUrl(
-        'MERCADOPAGO_API_URL',
-        read('MERCADOPAGO_API_URL') ?? 'https://api.mercadopago.com',
-      ),
+      clientId: vars.MERCADOPAGO_CLIENT_ID,
+      clientSecret: vars.MERCADOPAGO_CLIENT_SECRET,
+      webhookSecret: vars.MERCADOPAGO_WEBHOOK_SECRET,
+      authUrl: vars.MERCADOPAGO_AUTH_URL ?? 'https://auth.mercadopago.com',
+      apiUrl: vars.MERCADOPAGO_API_URL ?? 'https://api.mercadopago.com',
     },
     webhooks: {
-      retryScheduleSeconds,
-      timeoutMs: parseInteger('WEBHOOK_TIMEOUT_MS', read('WEBHOOK_TIMEOUT_MS'), 15000, 1, 600_000),
-      allowPrivateTargets: parseBoolean(
-        'WEBHOOK_ALLOW_PRIVATE_TARGETS',
-        read('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
-        !isProduction,
-      ),
-      worker: parseBoolean('WEBHOOK_WORKER', read('WEBHOOK_WORKER'), true),
+      retryScheduleSeconds:
+        vars.WEBHOOK_RETRY_SCHEDULE ?? (convert('array', DEFAULT_RETRY_SCHEDULE) as number[]),
+      timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 15000,
+      allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !isProduction,
+      worker: vars.WEBHOOK_WORKER ?? true,
     },
-    rateLimitPerMinute: parseInteger(
-      'RATE_LIMIT_PER_MINUTE',
-      read('RATE_LIMIT_PER_MINUTE'),
-      1200,
-      0,
-      10_000_000,
-    ),
-    publicCacheTtlMs: parseInteger('PUBLIC_CACHE_TTL_MS', read('PUBLIC_CACHE_TTL_MS'), 1000, 0, 60_000),
-    logLevel: parseEnum('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS),
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 1200,
+    publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
+    logLevel: vars.LOG_LEVEL ?? 'info',
   };
-}
-
-function parseInteger(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
-  const number = Number(value);
-  if (number < min || number > max)
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
-  return number;
-}
-
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  const lower = value.toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
-  if (['false', '0', 'no', 'off'].includes(lower)) return false;
-  throw new ConfigError(name, 'must be true or false');
-}
-
-function parseEnum<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
-function optionalUrl(name: string, value: string | undefined): string | undefined {
-  return value === undefined ? undefined : requiredUrl(name, value);
-}
-
-function requiredUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(name, 'must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, 'must be an absolute http or https URL');
-  }
-  return value;
 }

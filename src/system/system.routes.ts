@@ -4,7 +4,7 @@
  * refused; the document is, like any other route (served from memory, but 800 KB a copy).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { DatabaseHandle } from '../kernel/db/client.ts';
 import { AppError } from '../kernel/http/errors.ts';
 import { ok } from '../kernel/http/respond.ts';
@@ -18,7 +18,8 @@ import type { OpenApiDocuments } from './docs.ts';
 const config = { rateLimit: false } as const;
 const unshed = { ...config, pressureHandler: () => undefined };
 
-const Status = Type.Object({ status: Type.String(), version: Type.String() });
+export const Status = Type.Object({ status: Type.String(), version: Type.String() });
+export type Status = Static<typeof Status>;
 
 export const systemRoutes: FastifyPluginAsync<{
   database: DatabaseHandle;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../test/assertions.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type OpenApiDocument, type TestApp } from '../../test/harness.ts';
+import type { Status } from './system.routes.ts';
 
 interface OpenApiOperation {
   summary?: string;
@@ -18,13 +19,13 @@ describe('system routes', () => {
   after(() => t.close());
 
   it('answers /health with the status and version', async () => {
-    const data = expectOk(await t.get('/health'), 200, 'system');
+    const data = expectOk(await t.get<Status>('/health'), 200, 'system');
     assert.equal(data.status, 'ok');
     assert.match(data.version, /^\d+\.\d+\.\d+/);
   });
 
   it('answers /ready when the database answers', async () => {
-    assert.equal(expectOk(await t.get('/ready'), 200, 'system').status, 'ready');
+    assert.equal(expectOk(await t.get<Status>('/ready'), 200, 'system').status, 'ready');
   });
 
   it('serves Prometheus metrics with per-route request counts', async () => {
@@ -39,13 +40,13 @@ describe('system routes', () => {
   it('serves the docs page and the OpenAPI document', async () => {
     const page = await t.get('/docs');
     assert.equal(page.status, 200);
-    const doc = (await t.get('/docs/openapi.json')).body;
+    const doc = JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument;
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/health'].get);
   });
 
   it('documents every route with a description, an example and its security', async () => {
-    const doc = (await t.get('/docs/openapi.json')).body;
+    const doc = JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument;
     let operations = 0;
     for (const [path, methods] of Object.entries<Record<string, OpenApiOperation>>(doc.paths)) {
       for (const [method, operation] of Object.entries(methods)) {

@@ -8,15 +8,34 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../src/kernel/db/client.ts';
-import type { TestApp, TestUser } from '../harness.ts';
+import { queryRows } from '../../src/kernel/db/raw.ts';
+import type { BadgeEmission, BadgeTemplate } from '../../src/modules/events/badges/badges.schemas.ts';
+import type {
+  CertificationTemplate,
+  TemplateLink,
+} from '../../src/modules/events/certifications/certifications.schemas.ts';
+import type { Edition } from '../../src/modules/events/editions/editions.schemas.ts';
+import type { Event } from '../../src/modules/events/events/events.schemas.ts';
+import type { Member } from '../../src/modules/events/members/members.schemas.ts';
+import type { Program } from '../../src/modules/events/programs/programs.schemas.ts';
+import type {
+  CreatedSignatureRequest,
+  FulfilledSignature,
+} from '../../src/modules/events/signatures/signatures.schemas.ts';
+import type { Registration, TicketType } from '../../src/modules/events/tickets/tickets.schemas.ts';
+import type { ConnectResult } from '../../src/modules/payments/connections/connections.schemas.ts';
+import type { Intent } from '../../src/modules/payments/intents/intents.schemas.ts';
+import type { Seller, Wallet } from '../../src/modules/payments/wallets/wallets.schemas.ts';
+import type { WebhookDelivery } from '../../src/modules/payments/webhooks/delivery/deliveries.schemas.ts';
+import type { WebhookEndpointWithSecret } from '../../src/modules/payments/webhooks/endpoints/endpoints.schemas.ts';
+import type { PaymentEvent } from '../../src/modules/payments/webhooks/events/webhook-events.schemas.ts';
+import type { ProjectMember } from '../../src/modules/projects/members/members.schemas.ts';
+import type { Project } from '../../src/modules/projects/projects/projects.schemas.ts';
+import type { ApiResponse, TestApp, TestUser } from '../harness.ts';
 import { signNotification } from '../mercadopago-simulator.ts';
 import type { Operation } from './openapi.ts';
 
 export const WEBHOOK_SECRET = 'fuzz-webhook-secret';
-
-// biome-ignore lint/suspicious/noExplicitAny: response data is read field by field.
-type Data = any;
 
 export interface World {
   owner: TestUser;
@@ -38,39 +57,39 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const member = await t.actor('fuzz-member');
   const guest = await t.actor('fuzz-guest');
   const as = { token: owner.token };
-  const ok = async (promise: ReturnType<TestApp['get']>, what: string): Promise<Data> => {
+  const ok = async <T>(promise: Promise<ApiResponse<T>>, what: string): Promise<T> => {
     const response = await promise;
     assert.ok(response.status < 300, `world: ${what}: ${response.status} ${response.text}`);
-    return response.body?.data;
+    return response.body.data;
   };
   const unique = randomBytes(3).toString('hex');
 
   // 1. Events: a published one (with a staff member) for everything, a draft one to publish.
   const event = await ok(
-    t.post('/events', { ...as, body: { name: 'Fuzz event', slug: `fuzz-${unique}` } }),
+    t.post<Event>('/events', { ...as, body: { name: 'Fuzz event', slug: `fuzz-${unique}` } }),
     'event',
   );
   await ok(
-    t.post(`/events/${event.id}/members`, { ...as, body: { email: member.email, role: 'staff' } }),
+    t.post<Member>(`/events/${event.id}/members`, { ...as, body: { email: member.email, role: 'staff' } }),
     'member',
   );
-  await ok(t.post(`/events/${event.id}/publish`, as), 'publish event');
+  await ok(t.post<Event>(`/events/${event.id}/publish`, as), 'publish event');
   const draftEvent = await ok(
-    t.post('/events', { ...as, body: { name: 'Fuzz draft', slug: `fuzz-draft-${unique}` } }),
+    t.post<Event>('/events', { ...as, body: { name: 'Fuzz draft', slug: `fuzz-draft-${unique}` } }),
     'draft event',
   );
 
   // 2. Editions in 2030 (the documented examples use 2027, so they never overlap these).
   const edition = await ok(
-    t.post(`/events/${event.id}/editions`, {
+    t.post<Edition>(`/events/${event.id}/editions`, {
       ...as,
       body: { name: 'Fuzz edition', slug: 'fuzz-edition', starts_at: isoAt(0), ends_at: isoAt(72) },
     }),
     'edition',
   );
-  await ok(t.post(`/events/${event.id}/editions/${edition.id}/publish`, as), 'publish edition');
+  await ok(t.post<Edition>(`/events/${event.id}/editions/${edition.id}/publish`, as), 'publish edition');
   const draftEdition = await ok(
-    t.post(`/events/${event.id}/editions`, {
+    t.post<Edition>(`/events/${event.id}/editions`, {
       ...as,
       body: { name: 'Fuzz draft edition', slug: 'fuzz-draft', starts_at: isoAt(1000), ends_at: isoAt(1048) },
     }),
@@ -79,63 +98,81 @@ export async function buildWorld(t: TestApp): Promise<World> {
 
   // 3. Schedule, certification template linked to the first program (the second stays unlinked).
   const program = await ok(
-    t.post(`/editions/${edition.id}/programs`, { ...as, body: { kind: 'activity', name: 'Fuzz talk' } }),
+    t.post<Program>(`/editions/${edition.id}/programs`, {
+      ...as,
+      body: { kind: 'activity', name: 'Fuzz talk' },
+    }),
     'program',
   );
   const freeProgram = await ok(
-    t.post(`/editions/${edition.id}/programs`, { ...as, body: { kind: 'activity', name: 'Fuzz workshop' } }),
+    t.post<Program>(`/editions/${edition.id}/programs`, {
+      ...as,
+      body: { kind: 'activity', name: 'Fuzz workshop' },
+    }),
     'second program',
   );
   const certification = await ok(
-    t.post(`/editions/${edition.id}/certifications/templates`, {
+    t.post<CertificationTemplate>(`/editions/${edition.id}/certifications/templates`, {
       ...as,
       body: { kind: 'program_attendance', name: 'Fuzz certificate' },
     }),
     'certification template',
   );
   await ok(
-    t.post(`/certifications/templates/${certification.id}/link`, { ...as, body: { program_id: program.id } }),
+    t.post<TemplateLink>(`/certifications/templates/${certification.id}/link`, {
+      ...as,
+      body: { program_id: program.id },
+    }),
     'link',
   );
 
   // 4. A free ticket type; the member registered by the owner (the owner's own registration stays
   //    free to make); the staff badge template (the edition default stays free to make).
   const ticketType = await ok(
-    t.post(`/editions/${edition.id}/ticket-types`, {
+    t.post<TicketType>(`/editions/${edition.id}/ticket-types`, {
       ...as,
       body: { name: 'Fuzz ticket', price_cents: 0, access_level: 1 },
     }),
     'ticket type',
   );
   const registration = await ok(
-    t.post(`/editions/${edition.id}/registrations`, {
+    t.post<Registration>(`/editions/${edition.id}/registrations`, {
       ...as,
       body: { ticket_type_id: ticketType.id, email: member.email },
     }),
     'registration',
   );
   const badge = await ok(
-    t.post(`/editions/${edition.id}/badges`, {
+    t.post<BadgeTemplate>(`/editions/${edition.id}/badges`, {
       ...as,
       body: { name: 'Fuzz staff badge', design_data: { width: 90 }, origin: 'staff' },
     }),
     'badge template',
   );
-  const emissions = await ok(t.get(`/editions/${edition.id}/badges/emissions`, as), 'emissions');
+  const emissions = await ok(
+    t.get<BadgeEmission[]>(`/editions/${edition.id}/badges/emissions`, as),
+    'emissions',
+  );
   assert.ok(emissions.length > 0, 'world: the registration emitted a badge');
 
   // 5. Signatures: a pending request (its token opens the token routes) and a signed one.
   const signatory = (name: string) => ({ signatory_name: name, signatory_email: `${name}@example.com` });
   const pending = await ok(
-    t.post(`/editions/${edition.id}/signature-requests`, { ...as, body: signatory('pending') }),
+    t.post<CreatedSignatureRequest>(`/editions/${edition.id}/signature-requests`, {
+      ...as,
+      body: signatory('pending'),
+    }),
     'signature request',
   );
   const signed = await ok(
-    t.post(`/editions/${edition.id}/signature-requests`, { ...as, body: signatory('signed') }),
+    t.post<CreatedSignatureRequest>(`/editions/${edition.id}/signature-requests`, {
+      ...as,
+      body: signatory('signed'),
+    }),
     'second signature request',
   );
   const signature = await ok(
-    t.post(`/signature-requests/fulfill?token=${encodeURIComponent(signed.token)}`, {
+    t.post<FulfilledSignature>(`/signature-requests/fulfill?token=${encodeURIComponent(signed.token)}`, {
       body: { image_url: 'https://cdn.example.com/fuzz.png' },
     }),
     'signature',
@@ -143,19 +180,25 @@ export async function buildWorld(t: TestApp): Promise<World> {
 
   // 6. A project with the member in it.
   const project = await ok(
-    t.post('/projects', { ...as, body: { name: 'Fuzz project', slug: `fuzz-${unique}` } }),
+    t.post<Project>('/projects', { ...as, body: { name: 'Fuzz project', slug: `fuzz-${unique}` } }),
     'project',
   );
   await ok(
-    t.post(`/projects/${project.id}/members`, { ...as, body: { actor_email: member.email, role: 'member' } }),
+    t.post<ProjectMember>(`/projects/${project.id}/members`, {
+      ...as,
+      body: { actor_email: member.email, role: 'member' },
+    }),
     'project member',
   );
 
   // 7. Payments: wallet, test seller, a collector through the real OAuth flow (bound to the
   //    wallet), a webhook endpoint, then a pending intent whose event and delivery it receives.
-  const wallet = await ok(t.post('/wallets', { ...as, body: { name: `Fuzz wallet ${unique}` } }), 'wallet');
+  const wallet = await ok(
+    t.post<Wallet>('/wallets', { ...as, body: { name: `Fuzz wallet ${unique}` } }),
+    'wallet',
+  );
   const seller = await ok(
-    t.post('/testmode/sellers', { ...as, body: { wallet_id: wallet.id, provider: 'mercadopago' } }),
+    t.post<Seller>('/testmode/sellers', { ...as, body: { wallet_id: wallet.id, provider: 'mercadopago' } }),
     'seller',
   );
   const collectorConsent = await consent(t, owner, { flow: 'collector' });
@@ -163,16 +206,19 @@ export async function buildWorld(t: TestApp): Promise<World> {
   assert.equal(callback.status, 302, `world: collector callback: ${callback.text}`);
   const collectorId = new URL(callback.headers.location as string).searchParams.get('credential_id');
   assert.ok(collectorId, 'world: the collector flow answers a credential id');
-  await ok(t.post(`/wallets/${wallet.id}/collector`, { ...as, body: { collector_id: collectorId } }), 'bind');
+  await ok(
+    t.post<Wallet>(`/wallets/${wallet.id}/collector`, { ...as, body: { collector_id: collectorId } }),
+    'bind',
+  );
   const endpoint = await ok(
-    t.post(`/wallets/${wallet.id}/webhooks/endpoints`, {
+    t.post<WebhookEndpointWithSecret>(`/wallets/${wallet.id}/webhooks/endpoints`, {
       ...as,
       body: { name: 'Fuzz endpoint', url: 'https://hooks.example.com/fuzz' },
     }),
     'endpoint',
   );
   const intent = await ok(
-    t.post('/testmode/intents/create', {
+    t.post<Intent>('/testmode/intents/create', {
       ...as,
       body: {
         wallet_id: wallet.id,
@@ -186,8 +232,14 @@ export async function buildWorld(t: TestApp): Promise<World> {
     }),
     'intent',
   );
-  const webhookEvents = await ok(t.get(`/wallets/${wallet.id}/webhooks/events`, as), 'webhook events');
-  const deliveries = await ok(t.get(`/webhooks/endpoints/${endpoint.id}/deliveries`, as), 'deliveries');
+  const webhookEvents = await ok(
+    t.get<PaymentEvent[]>(`/wallets/${wallet.id}/webhooks/events`, as),
+    'webhook events',
+  );
+  const deliveries = await ok(
+    t.get<WebhookDelivery[]>(`/webhooks/endpoints/${endpoint.id}/deliveries`, as),
+    'deliveries',
+  );
   assert.ok(
     webhookEvents.length > 0 && deliveries.length > 0,
     'world: the intent made an event and a delivery',
@@ -243,7 +295,7 @@ async function consent(
   owner: TestUser,
   fields: Record<string, string>,
 ): Promise<{ search: string }> {
-  const connect = await t.post('/providers/mercadopago/connect', {
+  const connect = await t.post<ConnectResult>('/providers/mercadopago/connect', {
     token: owner.token,
     body: { final_redirect_url: 'https://app.example.com/done', ...fields },
   });

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { exportJWK, exportSPKI, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, signToken, type TestApp } from '../../../test/harness.ts';
+import type { MyEvent } from '../../modules/events/events/events.schemas.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { actors } from './actors.table.ts';
 import { createVerifier } from './verifier.ts';
@@ -204,10 +205,14 @@ describe('actor directory', () => {
 
   it('records an authenticated caller and follows a change of e-mail', async () => {
     const id = uuidv7();
-    expectOk(await t.get('/events/mine', { token: await signToken({ id, email: 'first@example.com' }) }));
+    expectOk(
+      await t.get<MyEvent[]>('/events/mine', { token: await signToken({ id, email: 'first@example.com' }) }),
+    );
     let [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
     assert.equal(row?.email, 'first@example.com');
-    expectOk(await t.get('/events/mine', { token: await signToken({ id, email: 'second@example.com' }) }));
+    expectOk(
+      await t.get<MyEvent[]>('/events/mine', { token: await signToken({ id, email: 'second@example.com' }) }),
+    );
     [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
     assert.equal(row?.email, 'second@example.com');
   });
@@ -218,7 +223,7 @@ describe('actor directory', () => {
       { id, email: 'late@example.com' },
       { expiresIn: Math.floor(Date.now() / 1000) - 5 },
     );
-    expectError(await t.get('/events/mine', { token: expired }), 401, 'UNAUTHORIZED');
+    expectError(await t.get<MyEvent[]>('/events/mine', { token: expired }), 401, 'UNAUTHORIZED');
     assert.equal((await t.db.select().from(actors).where(eq(actors.user_id, id))).length, 0);
   });
 });

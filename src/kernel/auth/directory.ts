@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/client.ts';
 import { upsertActor } from './actors.repository.ts';
-import type { Identity } from './verifier.ts';
+import type { Identity } from './identity.ts';
 
 const REFRESH_MS = 5 * 60_000;
 const MAX_ENTRIES = 10_000;

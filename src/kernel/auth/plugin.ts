@@ -8,7 +8,8 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { unauthorized } from '../http/errors.ts';
 import type { ActorDirectory } from './directory.ts';
-import type { Identity, TokenVerifier } from './verifier.ts';
+import type { Identity } from './identity.ts';
+import type { TokenVerifier } from './verifier.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

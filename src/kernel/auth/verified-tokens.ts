@@ -21,7 +21,7 @@
  *   delete and re-insert. Expired entries are dropped lazily, when looked up or evicted; no timers.
  */
 import { hashToken } from '../tokens.ts';
-import type { Identity } from './verifier.ts';
+import type { Identity } from './identity.ts';
 
 export interface VerifiedTokenCacheOptions {
   /** Upper bound on the number of remembered tokens. */

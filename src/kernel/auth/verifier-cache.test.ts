@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, signToken, type TestApp } from '../../../test/harness.ts';
+import type { MyEvent } from '../../modules/events/events/events.schemas.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { VerifiedTokenCache } from './verified-tokens.ts';
 import { createVerifier } from './verifier.ts';
@@ -257,10 +258,10 @@ describe('a remembered token over HTTP', () => {
 
   it('is a 401 once its exp has passed (real time, no injected clock)', async () => {
     const token = await signToken({ id: uuidv7(), email: 'short@example.com' }, { expiresIn: '2s' });
-    expectOk(await t.get('/events/mine', { token }));
-    expectOk(await t.get('/events/mine', { token }));
+    expectOk(await t.get<MyEvent[]>('/events/mine', { token }));
+    expectOk(await t.get<MyEvent[]>('/events/mine', { token }));
     // exp is whole seconds from the signing second, so at most 2 s from now.
     await sleep(2_050);
-    expectError(await t.get('/events/mine', { token }), 401, 'UNAUTHORIZED');
+    expectError(await t.get<MyEvent[]>('/events/mine', { token }), 401, 'UNAUTHORIZED');
   });
 });

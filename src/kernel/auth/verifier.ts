@@ -16,12 +16,8 @@ import {
 } from 'jose';
 import { UUID_PATTERN } from '../db/ids.ts';
 import { AppError, unauthorized } from '../http/errors.ts';
+import type { Identity } from './identity.ts';
 import { VerifiedTokenCache } from './verified-tokens.ts';
-
-export interface Identity {
-  userId: string;
-  email: string;
-}
 
 export interface TokenVerifier {
   verify(token: string): Promise<Identity>;

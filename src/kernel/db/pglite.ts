@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { type Database, type DatabaseHandle, type DatabaseOptions, MIGRATIONS_DIR } from './client.ts';
+import { type Database, type DatabaseHandle, type DatabaseOptions, MIGRATIONS_DIR } from './types.ts';
 
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let client: PGlite;

@@ -3,7 +3,7 @@
  * server parses and plans it every time; a named prepared statement is built once per database
  * handle (cached here) and planned once per connection (pg caches it by name).
  */
-import type { Database } from './client.ts';
+import type { Database } from './types.ts';
 
 export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
   const cache = new WeakMap<Database, T>();

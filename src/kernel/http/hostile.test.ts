@@ -8,6 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
 import { exchange, requestBytes, type WireResult } from '../../../test/wire.ts';
+import type { Event, MyEvent } from '../../modules/events/events/events.schemas.ts';
+import type { NotificationReceipt } from '../../modules/payments/webhooks/inbound/notifications.schemas.ts';
+import type { EmailTemplate } from '../../modules/projects/email-templates/email-templates.schemas.ts';
+import type { Project } from '../../modules/projects/projects/projects.schemas.ts';
 
 /**
  * A wire answer as the envelope assertions read it. A reset, a close without an answer, or an
@@ -15,8 +19,10 @@ import { exchange, requestBytes, type WireResult } from '../../../test/wire.ts';
  * before it reads never sees that answer) fails them.
  */
 function asResponse(result: WireResult): ApiResponse {
+  // No JSON answer: `body` is what createTestApp gives then (see ApiResponse).
+  const none = undefined as unknown as ApiResponse['body'];
   if (result.kind !== 'answer') {
-    return { status: 0, headers: {}, body: undefined, text: `[${result.kind}: ${result.detail}]` };
+    return { status: 0, headers: {}, body: none, text: `[${result.kind}: ${result.detail}]` };
   }
   const text = result.body.toString('utf8');
   let body: unknown;
@@ -26,9 +32,9 @@ function asResponse(result: WireResult): ApiResponse {
     body = undefined;
   }
   if (result.writeFailed !== undefined) {
-    return { status: 0, headers: {}, body: undefined, text: `[answer lost: ${result.writeFailed}] ${text}` };
+    return { status: 0, headers: {}, body: none, text: `[answer lost: ${result.writeFailed}] ${text}` };
   }
-  return { status: result.status, headers: result.headers, body, text };
+  return { status: result.status, headers: result.headers, body: body as ApiResponse['body'], text };
 }
 
 const head = (method: string, path: string, headers: Record<string, string> = {}) =>
@@ -57,7 +63,10 @@ describe('hostile requests on the wire', () => {
     expectError(await post('/events', nested(100_000, '{"a":', '}')), 400, 'BAD_REQUEST');
     // The public, unauthenticated notification route reads the same way.
     expectError(
-      await t.post('/webhooks/mercadopago', { payload: nested(10_000), contentType: 'application/json' }),
+      await t.post<NotificationReceipt>('/webhooks/mercadopago', {
+        payload: nested(10_000),
+        contentType: 'application/json',
+      }),
       400,
       'BAD_REQUEST',
     );
@@ -80,7 +89,7 @@ describe('hostile requests on the wire', () => {
   });
 
   it('names a path parameter over its length as a validation error', async () => {
-    expectFields(await t.get(`/events/${'a'.repeat(300)}`, { token: ana.token }), 'params.event_id');
+    expectFields(await t.get<Event>(`/events/${'a'.repeat(300)}`, { token: ana.token }), 'params.event_id');
     expectFields(await t.get(`/events/${'s'.repeat(300)}:by-slug/editions/x:by-slug`), 'params.event_slug');
   });
 
@@ -120,22 +129,45 @@ describe('hostile requests on the wire', () => {
   });
 
   it('refuses a body on a route that takes none: 400 for JSON, 415 for anything else', async () => {
-    expectFields(await t.get('/events/mine', { token: ana.token, body: { x: 1 } }), 'body');
+    expectFields(
+      await t.get<MyEvent[]>('/events/mine', {
+        token: ana.token,
+        payload: JSON.stringify({ x: 1 }),
+        contentType: 'application/json',
+      }),
+      'body',
+    );
     expectError(
-      await t.get('/events/mine', { token: ana.token, payload: 'hello', contentType: 'text/plain' }),
+      await t.get<MyEvent[]>('/events/mine', {
+        token: ana.token,
+        payload: 'hello',
+        contentType: 'text/plain',
+      }),
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
-    expectFields(await t.get('/health', { body: [1] }), 'body');
+    expectFields(
+      await t.get('/health', { payload: JSON.stringify([1]), contentType: 'application/json' }),
+      'body',
+    );
     // No body, an empty one, or `{}` on a body-less POST, are no body at all.
-    expectOk(await t.get('/events/mine', { token: ana.token, payload: '', contentType: 'application/json' }));
+    expectOk(
+      await t.get<MyEvent[]>('/events/mine', {
+        token: ana.token,
+        payload: '',
+        contentType: 'application/json',
+      }),
+    );
   });
 
   it('refuses null, arrays and scalars where the body is an object, even when the body is optional', async () => {
     for (const payload of ['null', '[]', '[{}]', '"text"', '42', 'true']) {
       expectFields(await post('/events', payload), 'body');
       expectFields(
-        await t.post('/webhooks/mercadopago', { payload, contentType: 'application/json' }),
+        await t.post<NotificationReceipt>('/webhooks/mercadopago', {
+          payload,
+          contentType: 'application/json',
+        }),
         'body',
       );
     }
@@ -143,32 +175,48 @@ describe('hostile requests on the wire', () => {
 
   it('refuses query values that coerce to no finite number, contain NUL or are badly encoded', async () => {
     for (const query of ['page=1e309', 'limit=1e309', 'page=Infinity']) {
-      expectFields(await t.get(`/events?${query}`), `query.${query.split('=')[0]}`);
+      expectFields(await t.get<Event[]>(`/events?${query}`), `query.${query.split('=')[0]}`);
     }
     const project = expectOk(
-      await t.post('/projects', { token: ana.token, body: { name: 'Query', slug: 'query-project' } }),
+      await t.post<Project>('/projects', {
+        token: ana.token,
+        body: { name: 'Query', slug: 'query-project' },
+      }),
       201,
     );
     expectFields(
-      await t.get(`/projects/${project.id}/email-templates?page=1e309`, { token: ana.token }),
+      await t.get<EmailTemplate[]>(`/projects/${project.id}/email-templates?page=1e309`, {
+        token: ana.token,
+      }),
       'query.page',
     );
-    expectFields(await t.post('/webhooks/mercadopago?data.id=1&type=payment%00', { body: {} }), 'query.type');
+    expectFields(
+      await t.post<NotificationReceipt>('/webhooks/mercadopago?data.id=1&type=payment%00', { body: {} }),
+      'query.type',
+    );
     for (const query of ['type=%E0%A4%A', 'type=%ZZ', 'type=%E0%A4']) {
-      expectError(await t.post(`/webhooks/mercadopago?${query}`, { body: {} }), 400, 'BAD_REQUEST');
+      expectError(
+        await t.post<NotificationReceipt>(`/webhooks/mercadopago?${query}`, { body: {} }),
+        400,
+        'BAD_REQUEST',
+      );
     }
     // Well-formed escapes are values like any other.
-    expectOk(await t.get('/events?page=%31'));
+    expectOk(await t.get<Event[]>('/events?page=%31'));
   });
 
   it('validates the path, the query and the body together and names every bad field', async () => {
-    const response = await t.patch('/events/not-a-uuid?x=1', { token: ana.token, body: { name: 5 } });
+    const response = await t.patch<Event>('/events/not-a-uuid?x=1', { token: ana.token, body: { name: 5 } });
     const error = expectError(response, 400, 'VALIDATION_ERROR');
-    const fields = error.fields.map((entry: { field: string }) => entry.field).sort();
+    const fields = (error.fields ?? []).map((entry: { field: string }) => entry.field).sort();
     assert.deepEqual(fields, ['name', 'params.event_id', 'query.x']);
     // A route without a body schema: the query and the body are both named.
     expectFields(
-      await t.get('/events/mine?page=0', { token: ana.token, body: { x: 1 } }),
+      await t.get<MyEvent[]>('/events/mine?page=0', {
+        token: ana.token,
+        payload: JSON.stringify({ x: 1 }),
+        contentType: 'application/json',
+      }),
       'query.page',
       'body',
     );

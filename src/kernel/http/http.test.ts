@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
+import type { Event, MyEvent } from '../../modules/events/events/events.schemas.ts';
 
 describe('HTTP kernel', () => {
   let t: TestApp;
@@ -16,11 +18,12 @@ describe('HTTP kernel', () => {
   });
   after(() => t.close());
 
-  const countMyEvents = async () => (await t.get('/events/mine', { token: ana.token })).body.pagination.total;
+  const countMyEvents = async () =>
+    (await t.get<MyEvent[]>('/events/mine', { token: ana.token })).body.pagination.total;
 
   it('answers malformed JSON with 400 BAD_REQUEST and writes nothing', async () => {
     const before = await countMyEvents();
-    const response = await t.post('/events', {
+    const response = await t.post<Event>('/events', {
       token: ana.token,
       payload: '{"name": "x", ',
       contentType: 'application/json',
@@ -31,7 +34,7 @@ describe('HTTP kernel', () => {
 
   it('answers a non-JSON body with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     expectError(
-      await t.post('/events', {
+      await t.post<Event>('/events', {
         token: ana.token,
         payload: 'name=x',
         contentType: 'application/x-www-form-urlencoded',
@@ -40,7 +43,7 @@ describe('HTTP kernel', () => {
       'UNSUPPORTED_MEDIA_TYPE',
     );
     expectError(
-      await t.post('/events', { token: ana.token, payload: 'hello', contentType: 'text/plain' }),
+      await t.post<Event>('/events', { token: ana.token, payload: 'hello', contentType: 'text/plain' }),
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
@@ -49,49 +52,49 @@ describe('HTTP kernel', () => {
   it('answers a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), slug: 'big' });
     expectError(
-      await t.post('/events', { token: ana.token, payload: big, contentType: 'application/json' }),
+      await t.post<Event>('/events', { token: ana.token, payload: big, contentType: 'application/json' }),
       413,
       'PAYLOAD_TOO_LARGE',
     );
   });
 
   it('names every offending field once: unknown fields, wrong types, patterns', async () => {
-    const response = await t.post('/events', {
+    const response = await t.post<Event>('/events', {
       token: ana.token,
       body: { name: 5, slug: 'Not A Slug', colour: 'red' },
     });
     const error = expectError(response, 400, 'VALIDATION_ERROR');
-    const fields = error.fields.map((entry: { field: string }) => entry.field).sort();
+    const fields = (error.fields ?? []).map((entry: { field: string }) => entry.field).sort();
     assert.deepEqual(fields, ['colour', 'name', 'slug']);
   });
 
   it('never coerces body values ("100" is not accepted where a string is fine but a number is not)', async () => {
     expectFields(
-      await t.post('/events', { token: ana.token, body: { name: 'Valid name', slug: 123 } }),
+      await t.post<Event>('/events', { token: ana.token, body: { name: 'Valid name', slug: 123 } }),
       'slug',
     );
     expectFields(
-      await t.post('/events', { token: ana.token, body: { name: true, slug: 'ok-slug' } }),
+      await t.post<Event>('/events', { token: ana.token, body: { name: true, slug: 'ok-slug' } }),
       'name',
     );
   });
 
   it('refuses a body that is not an object', async () => {
-    expectFields(await t.post('/events', { token: ana.token, body: ['name', 'slug'] }), 'body');
-    expectFields(await t.post('/events', { token: ana.token, body: 'a string' }), 'body');
+    expectFields(await t.post<Event>('/events', { token: ana.token, body: ['name', 'slug'] }), 'body');
+    expectFields(await t.post<Event>('/events', { token: ana.token, body: 'a string' }), 'body');
     expectFields(
-      await t.post('/events', { token: ana.token, payload: 'null', contentType: 'application/json' }),
+      await t.post<Event>('/events', { token: ana.token, payload: 'null', contentType: 'application/json' }),
       'body',
     );
   });
 
   it('refuses NUL characters, unsafe numbers and prototype keys anywhere in a body', async () => {
     expectFields(
-      await t.post('/events', { token: ana.token, body: { name: 'bad\u0000name', slug: 'nul-slug' } }),
+      await t.post<Event>('/events', { token: ana.token, body: { name: 'bad\u0000name', slug: 'nul-slug' } }),
       'name',
     );
     expectFields(
-      await t.post('/events', {
+      await t.post<Event>('/events', {
         token: ana.token,
         payload: '{"name":"Big","slug":"big-n","description":"x","n":9007199254740993}',
         contentType: 'application/json',
@@ -99,7 +102,7 @@ describe('HTTP kernel', () => {
       'n',
     );
     expectFields(
-      await t.post('/events', {
+      await t.post<Event>('/events', {
         token: ana.token,
         payload: '{"name":"Proto","slug":"proto","__proto__":{"x":1}}',
         contentType: 'application/json',
@@ -110,37 +113,37 @@ describe('HTTP kernel', () => {
 
   it('treats an empty JSON body as no body', async () => {
     expectFields(
-      await t.post('/events', { token: ana.token, payload: '', contentType: 'application/json' }),
+      await t.post<Event>('/events', { token: ana.token, payload: '', contentType: 'application/json' }),
       'body',
     );
   });
 
   it('parses query parameters and refuses out-of-range paging and unknown parameters', async () => {
-    expectOk(await t.get('/events?page=1&limit=100'));
-    expectFields(await t.get('/events?page=0'), 'query.page');
-    expectFields(await t.get('/events?limit=101'), 'query.limit');
-    expectFields(await t.get('/events?limit=ten'), 'query.limit');
-    expectFields(await t.get('/events?sort=name'), 'query.sort');
+    expectOk(await t.get<Event[]>('/events?page=1&limit=100'));
+    expectFields(await t.get<Event[]>('/events?page=0'), 'query.page');
+    expectFields(await t.get<Event[]>('/events?limit=101'), 'query.limit');
+    expectFields(await t.get<Event[]>('/events?limit=ten'), 'query.limit');
+    expectFields(await t.get<Event[]>('/events?sort=name'), 'query.sort');
   });
 
   it('validates path ids as UUIDs', async () => {
-    expectFields(await t.get('/events/12345'), 'params.event_id');
-    expectFields(await t.get("/editions/'%20or%201=1"), 'params.edition_id');
+    expectFields(await t.get<Event>('/events/12345'), 'params.event_id');
+    expectFields(await t.get<Edition>("/editions/'%20or%201=1"), 'params.edition_id');
   });
 
   it('refuses a body on an operation that takes none, and unknown query parameters everywhere', async () => {
     const event = expectOk(
-      await t.post('/events', { token: ana.token, body: { name: 'No body', slug: 'no-body' } }),
+      await t.post<Event>('/events', { token: ana.token, body: { name: 'No body', slug: 'no-body' } }),
       201,
     );
     expectFields(
-      await t.post(`/events/${event.id}/publish`, { token: ana.token, body: { force: true } }),
+      await t.post<Event>(`/events/${event.id}/publish`, { token: ana.token, body: { force: true } }),
       'body',
     );
-    expectFields(await t.get(`/events/${event.id}?expand=all`, { token: ana.token }), 'query.expand');
+    expectFields(await t.get<Event>(`/events/${event.id}?expand=all`, { token: ana.token }), 'query.expand');
     // An empty object is no body at all.
     assert.equal(
-      expectOk(await t.post(`/events/${event.id}/publish`, { token: ana.token, body: {} })).status,
+      expectOk(await t.post<Event>(`/events/${event.id}/publish`, { token: ana.token, body: {} })).status,
       'active',
     );
   });
@@ -153,12 +156,12 @@ describe('HTTP kernel', () => {
   });
 
   it('includes debug details outside production only', async () => {
-    const response = await t.post('/events', {
+    const response = await t.post<Event>('/events', {
       token: ana.token,
       payload: '{',
       contentType: 'application/json',
     });
-    assert.equal(typeof expectError(response, 400, 'BAD_REQUEST').debug.raw_error, 'string');
+    assert.equal(typeof expectError(response, 400, 'BAD_REQUEST').debug?.raw_error, 'string');
   });
 });
 
@@ -171,7 +174,7 @@ describe('HTTP kernel in production', () => {
 
   it('reveals nothing about a 500 and leaves out debug', async () => {
     const user = await t.user('prod');
-    const malformed = await t.post('/events', {
+    const malformed = await t.post<Event>('/events', {
       token: user.token,
       payload: '{',
       contentType: 'application/json',
@@ -179,9 +182,9 @@ describe('HTTP kernel in production', () => {
     assert.equal(expectError(malformed, 400, 'BAD_REQUEST').debug, undefined);
     // With the database gone, a database route fails unexpectedly.
     await t.database.handle.close();
-    const response = await t.get('/events');
+    const response = await t.get<Event[]>('/events');
     assert.ok(response.status >= 500, `status ${response.status}`);
-    const error = expectError(response, response.status, response.body.error.code);
+    const error = expectError(response, response.status, response.body.error?.code ?? '');
     assert.equal(error.debug, undefined);
     assert.ok(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'].includes(error.code));
     assert.doesNotMatch(response.text, /stack|pglite|pool|at /i);
@@ -197,12 +200,12 @@ describe('rate limit', () => {
   after(() => t.close());
 
   it('answers 429 TOO_MANY_REQUESTS with Retry-After past the limit, and never limits health, ready and metrics', async () => {
-    for (let i = 0; i < 3; i++) expectOk(await t.get('/events'));
-    const limited = await t.get('/events');
+    for (let i = 0; i < 3; i++) expectOk(await t.get<Event[]>('/events'));
+    const limited = await t.get<Event[]>('/events');
     expectError(limited, 429, 'TOO_MANY_REQUESTS');
     assert.match(String(limited.headers['retry-after']), /^\d+$/);
     // Bad credentials and unknown routes are counted and limited too.
-    expectError(await t.get('/events/mine', { token: 'forged' }), 429, 'TOO_MANY_REQUESTS');
+    expectError(await t.get<MyEvent[]>('/events/mine', { token: 'forged' }), 429, 'TOO_MANY_REQUESTS');
     expectError(await t.get('/no-such-route'), 429, 'TOO_MANY_REQUESTS');
     for (let i = 0; i < 5; i++) {
       expectOk(await t.get('/health'));

@@ -4,13 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
+import type { Event } from '../../modules/events/events/events.schemas.ts';
 
 /** A published event with one published edition; returns the ids. */
 async function publishedEdition(t: TestApp, owner: TestUser, slug: string) {
   const token = owner.token;
-  const event = expectOk(await t.post('/events', { token, body: { name: 'Cached', slug } }), 201);
+  const event = expectOk(await t.post<Event>('/events', { token, body: { name: 'Cached', slug } }), 201);
   const edition = expectOk(
-    await t.post(`/events/${event.id}/editions`, {
+    await t.post<Edition>(`/events/${event.id}/editions`, {
       token,
       body: {
         name: 'First',
@@ -21,8 +23,8 @@ async function publishedEdition(t: TestApp, owner: TestUser, slug: string) {
     }),
     201,
   );
-  expectOk(await t.post(`/events/${event.id}/publish`, { token }));
-  expectOk(await t.post(`/events/${event.id}/editions/${edition.id}/publish`, { token }));
+  expectOk(await t.post<Event>(`/events/${event.id}/publish`, { token }));
+  expectOk(await t.post<Edition>(`/events/${event.id}/editions/${edition.id}/publish`, { token }));
   return { eventId: event.id as string, editionId: edition.id as string };
 }
 
@@ -62,12 +64,12 @@ describe('public microcache', () => {
     await t.get(url);
     assert.equal((await t.get(url)).headers['x-cache'], 'hit');
     expectOk(
-      await t.patch(`/events/${ids.eventId}/editions/${ids.editionId}`, {
+      await t.patch<Edition>(`/events/${ids.eventId}/editions/${ids.editionId}`, {
         token: owner.token,
         body: { name: 'Renamed' },
       }),
     );
-    const after = await t.get(url);
+    const after = await t.get<Edition>(url);
     assert.equal(after.headers['x-cache'], 'miss');
     assert.equal(expectOk(after).name, 'Renamed');
   });
@@ -76,9 +78,13 @@ describe('public microcache', () => {
     await t.get(url);
     // Another process's write: straight to the database, unseen by this process.
     await t.db.execute(sql`update editions set tagline = 'From elsewhere' where id = ${ids.editionId}`);
-    assert.equal(expectOk(await t.get(url)).tagline, null, 'within the TTL the cached answer stands');
+    assert.equal(
+      expectOk(await t.get<Edition>(url)).tagline,
+      null,
+      'within the TTL the cached answer stands',
+    );
     await sleep(350);
-    assert.equal(expectOk(await t.get(url)).tagline, 'From elsewhere');
+    assert.equal(expectOk(await t.get<Edition>(url)).tagline, 'From elsewhere');
   });
 
   it('never keeps an error', async () => {

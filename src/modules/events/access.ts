@@ -3,13 +3,15 @@
  * (404 when unknown), then the caller's role is checked (403), and only then does a service look
  * at state (409), so a caller without the role learns nothing about the resource's state.
  */
+
+import type { Identity } from '../../kernel/auth/identity.ts';
 import { hasRole, requireRole } from '../../kernel/auth/roles.ts';
-import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
-import { findEditionWithAccess } from './editions.repository.ts';
-import { findEventWithRole } from './events.repository.ts';
-import { type EditionRow, EVENT_ROLES, type EventRole, type EventRow } from './events.table.ts';
+import { findEditionWithAccess } from './editions/editions.repository.ts';
+import type { EditionRow } from './editions/editions.table.ts';
+import { findEventWithRole } from './events/events.repository.ts';
+import { EVENT_ROLES, type EventRole, type EventRow } from './events/events.table.ts';
 
 export interface EventAccess {
   event: EventRow;

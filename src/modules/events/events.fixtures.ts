@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { Edition } from './editions/editions.schemas.ts';
+import type { Event, MyEvent } from './events/events.schemas.ts';
+import type { Member } from './members/members.schemas.ts';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UNKNOWN_ID = '01937a4e-0000-7000-8000-0000000000ff';
@@ -60,9 +63,6 @@ export const newSlug = (prefix = 'ev') =>
 export const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString();
 
 export const idsOf = (items: Array<{ id: string }>) => items.map((item) => item.id);
-
-// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-export type Data = any;
 
 /** Runs the assertions of `check`, with `label` at the head of their failure message. */
 export function withLabel<T>(label: string, check: () => T): T {
@@ -172,7 +172,7 @@ export function eventFixtures(getTeam: () => Team) {
 
   const createEvent = async (by: TestUser, fields: Record<string, unknown> = {}) =>
     expectOk(
-      await app().post('/events', {
+      await app().post<Event>('/events', {
         token: by.token,
         body: { name: 'Test event', slug: newSlug(), ...fields },
       }),
@@ -180,10 +180,13 @@ export function eventFixtures(getTeam: () => Team) {
       'events',
     );
   const publishEvent = async (by: TestUser, eventId: string) =>
-    expectOk(await app().post(`/events/${eventId}/publish`, { token: by.token }), 200, 'events');
+    expectOk(await app().post<Event>(`/events/${eventId}/publish`, { token: by.token }), 200, 'events');
   const addMember = async (by: TestUser, eventId: string, who: TestUser, role: 'admin' | 'staff') =>
     expectOk(
-      await app().post(`/events/${eventId}/members`, { token: by.token, body: { email: who.email, role } }),
+      await app().post<Member>(`/events/${eventId}/members`, {
+        token: by.token,
+        body: { email: who.email, role },
+      }),
       201,
       'events',
     );
@@ -212,7 +215,7 @@ export function eventFixtures(getTeam: () => Team) {
     by: TestUser = getTeam().owner,
   ) {
     return expectOk(
-      await app().post(`/events/${eventId}/editions`, {
+      await app().post<Edition>(`/events/${eventId}/editions`, {
         token: by.token,
         body: { name: 'An edition', slug: newSlug('ed'), starts_at: at(from), ends_at: at(to), ...fields },
       }),
@@ -222,7 +225,7 @@ export function eventFixtures(getTeam: () => Team) {
   }
   async function publishEdition(eventId: string, editionId: string, by: TestUser = getTeam().owner) {
     return expectOk(
-      await app().post(`/events/${eventId}/editions/${editionId}/publish`, { token: by.token }),
+      await app().post<Edition>(`/events/${eventId}/editions/${editionId}/publish`, { token: by.token }),
       200,
       'events',
     );
@@ -233,9 +236,13 @@ export function eventFixtures(getTeam: () => Team) {
     publishEvent,
     addMember,
     listMembers: async (by: TestUser, eventId: string) =>
-      expectOk(await app().get(`/events/${eventId}/members?limit=100`, { token: by.token }), 200, 'events'),
+      expectOk(
+        await app().get<Member[]>(`/events/${eventId}/members?limit=100`, { token: by.token }),
+        200,
+        'events',
+      ),
     myEvents: async (by: TestUser) =>
-      expectOk(await app().get('/events/mine?limit=100', { token: by.token }), 200, 'events'),
+      expectOk(await app().get<MyEvent[]>('/events/mine?limit=100', { token: by.token }), 200, 'events'),
     createTeamEvent,
     createEdition,
     publishEdition,
@@ -251,10 +258,10 @@ export function eventFixtures(getTeam: () => Team) {
       return { event, edition: await createEdition(event.id, 0, 48, { name: 'Fixture edition' }) };
     },
     publicList: async (eventId: string) =>
-      expectOk(await app().get(`/events/${eventId}/editions?limit=100`), 200, 'events'),
+      expectOk(await app().get<Edition[]>(`/events/${eventId}/editions?limit=100`), 200, 'events'),
     async draftList(eventId: string, by: TestUser = getTeam().owner) {
       return expectOk(
-        await app().get(`/events/${eventId}/editions/drafts?limit=100`, { token: by.token }),
+        await app().get<Edition[]>(`/events/${eventId}/editions/drafts?limit=100`, { token: by.token }),
         200,
         'events',
       );

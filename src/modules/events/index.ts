@@ -3,20 +3,14 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { Config } from '../../kernel/config.ts';
-import type { Database } from '../../kernel/db/client.ts';
-import { badgeRoutes } from './badges.routes.ts';
-import { certificationRoutes } from './certifications.routes.ts';
-import { editionRoutes } from './editions.routes.ts';
-import { eventRoutes } from './events.routes.ts';
-import { programRoutes } from './programs.routes.ts';
-import { signatureRoutes } from './signatures.routes.ts';
-import { ticketRoutes } from './tickets.routes.ts';
-
-export interface ModuleDeps {
-  db: Database;
-  config: Config;
-}
+import type { ModuleDeps } from '../../kernel/module.ts';
+import { badgeRoutes } from './badges/badges.routes.ts';
+import { certificationRoutes } from './certifications/certifications.routes.ts';
+import { editionRoutes } from './editions/editions.routes.ts';
+import { eventRoutes } from './events/events.routes.ts';
+import { programRoutes } from './programs/programs.routes.ts';
+import { signatureRoutes } from './signatures/signatures.routes.ts';
+import { ticketRoutes } from './tickets/tickets.routes.ts';
 
 export const eventsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {

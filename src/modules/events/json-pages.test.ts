@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { CertificationTemplate } from './certifications/certifications.schemas.ts';
+import type { Edition } from './editions/editions.schemas.ts';
+import type { Event } from './events/events.schemas.ts';
+import type { Program } from './programs/programs.schemas.ts';
 
 const AWKWARD = 'Zoë\'s "keynote" \\ path\nsecond line — ünïcode ✓';
 
@@ -22,11 +26,11 @@ describe('lists rendered by the database', () => {
     owner = await t.actor('owner');
     const token = owner.token;
     eventId = expectOk(
-      await t.post('/events', { token, body: { name: AWKWARD, slug: 'json-pages' } }),
+      await t.post<Event>('/events', { token, body: { name: AWKWARD, slug: 'json-pages' } }),
       201,
     ).id;
     editionId = expectOk(
-      await t.post(`/events/${eventId}/editions`, {
+      await t.post<Edition>(`/events/${eventId}/editions`, {
         token,
         body: {
           name: AWKWARD,
@@ -40,17 +44,17 @@ describe('lists rendered by the database', () => {
       }),
       201,
     ).id;
-    expectOk(await t.post(`/events/${eventId}/publish`, { token }));
-    expectOk(await t.post(`/events/${eventId}/editions/${editionId}/publish`, { token }));
-    await t.post(`/editions/${editionId}/programs`, {
+    expectOk(await t.post<Event>(`/events/${eventId}/publish`, { token }));
+    expectOk(await t.post<Edition>(`/events/${eventId}/editions/${editionId}/publish`, { token }));
+    await t.post<Program>(`/editions/${editionId}/programs`, {
       token,
       body: { kind: 'activity', name: AWKWARD, starts_at: '2031-03-01T10:00:00.5Z', price: 1500 },
     });
-    await t.post(`/editions/${editionId}/programs`, {
+    await t.post<Program>(`/editions/${editionId}/programs`, {
       token,
       body: { kind: 'checkpoint', name: 'Unscheduled', description: null, min_access_level: 2 },
     });
-    await t.post(`/editions/${editionId}/certifications/templates`, {
+    await t.post<CertificationTemplate>(`/editions/${editionId}/certifications/templates`, {
       token,
       body: {
         kind: 'edition_attendance',
@@ -62,30 +66,37 @@ describe('lists rendered by the database', () => {
   after(() => t.close());
 
   it('lists published editions exactly as each edition reads on its own', async () => {
-    const list = expectOk(await t.get(`/events/${eventId}/editions`));
+    const list = expectOk(await t.get<Edition[]>(`/events/${eventId}/editions`));
     assert.equal(list.length, 1);
-    for (const item of list) assert.deepEqual(item, expectOk(await t.get(`/editions/${item.id}`)));
+    for (const item of list) assert.deepEqual(item, expectOk(await t.get<Edition>(`/editions/${item.id}`)));
   });
 
   it('lists programs exactly as each program reads on its own', async () => {
-    const list = expectOk(await t.get(`/editions/${editionId}/programs`));
+    const list = expectOk(await t.get<Program[]>(`/editions/${editionId}/programs`));
     assert.equal(list.length, 2);
-    for (const item of list) assert.deepEqual(item, expectOk(await t.get(`/programs/${item.id}`)));
+    for (const item of list) assert.deepEqual(item, expectOk(await t.get<Program>(`/programs/${item.id}`)));
     assert.equal(list[0].starts_at, '2031-03-01T10:00:00.500Z');
   });
 
   it('lists certification templates exactly as each template reads on its own', async () => {
-    const list = expectOk(await t.get(`/editions/${editionId}/certifications/templates`));
+    const list = expectOk(
+      await t.get<CertificationTemplate[]>(`/editions/${editionId}/certifications/templates`),
+    );
     assert.equal(list.length, 1);
     for (const item of list) {
-      assert.deepEqual(item, expectOk(await t.get(`/certifications/templates/${item.id}`)));
+      assert.deepEqual(
+        item,
+        expectOk(await t.get<CertificationTemplate>(`/certifications/templates/${item.id}`)),
+      );
     }
     assert.deepEqual(list[0].design_data.layers, [1, null, true, 'x']);
   });
 
   it('gives the same page through the general path (a member) as through the fast one', async () => {
-    const anonymous = await t.get(`/editions/${editionId}/programs?limit=1&page=2`);
-    const member = await t.get(`/editions/${editionId}/programs?limit=1&page=2`, { token: owner.token });
+    const anonymous = await t.get<Program[]>(`/editions/${editionId}/programs?limit=1&page=2`);
+    const member = await t.get<Program[]>(`/editions/${editionId}/programs?limit=1&page=2`, {
+      token: owner.token,
+    });
     assert.deepEqual(expectOk(anonymous), expectOk(member));
     assert.deepEqual(anonymous.body.pagination, member.body.pagination);
     assert.deepEqual(anonymous.body.pagination, {

@@ -6,10 +6,10 @@
  * finds the row, before any state is looked at, so both cases take the same single lookup.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Identity } from '../../kernel/auth/verifier.ts';
+import type { Identity } from '../../kernel/auth/identity.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
-import { type WalletRow, wallets } from './payments.table.ts';
+import { type WalletRow, wallets } from './wallets/wallets.table.ts';
 
 /** The caller's wallet; anyone else's is `Wallet not found`, exactly as an unknown id. */
 export async function requireWalletOwner(

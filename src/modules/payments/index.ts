@@ -1,26 +1,25 @@
-/** The payments module's public surface: its Fastify plugin (contract 7). */
+/**
+ * The payments module's public surface (contract 7): its Fastify plugin, and the webhook delivery
+ * worker for `npm run worker`, which runs it in a process of its own. Nothing outside this
+ * folder imports anything else of it.
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../kernel/config.ts';
-import type { Database, DatabaseHandle } from '../../kernel/db/client.ts';
-import { connectionRoutes } from './connections.routes.ts';
-import { deliveryRoutes } from './deliveries.routes.ts';
-import { DeliveryWorker, openWorkerPool } from './delivery.worker.ts';
-import { notifyWorkers } from './delivery-queue.repository.ts';
-import { endpointRoutes } from './endpoints.routes.ts';
-import { intentRoutes } from './intents.routes.ts';
-import { notificationRoutes } from './notifications.routes.ts';
-import { createOutbox, type Outbox } from './outbox.ts';
-import { testModeRoutes } from './testmode.routes.ts';
-import { walletRoutes } from './wallets.routes.ts';
-import { webhookEventRoutes } from './webhook-events.routes.ts';
-
-export interface ModuleDeps {
-  db: Database;
-  config: Config;
-  /** Where writers of payment events wake the delivery workers. */
-  outbox: Outbox;
-}
+import type { DatabaseHandle } from '../../kernel/db/client.ts';
+import { connectionRoutes } from './connections/connections.routes.ts';
+import type { PaymentsDeps } from './deps.ts';
+import { intentRoutes } from './intents/intents.routes.ts';
+import { testModeRoutes } from './intents/testmode.routes.ts';
+import { walletRoutes } from './wallets/wallets.routes.ts';
+import { deliveryRoutes } from './webhooks/delivery/deliveries.routes.ts';
+import { DeliveryWorker, openWorkerPool } from './webhooks/delivery/delivery.worker.ts';
+import { notifyWorkers } from './webhooks/delivery/delivery-queue.repository.ts';
+import { createOutbox, type LocalOutbox } from './webhooks/delivery/outbox.ts';
+import { endpointRoutes } from './webhooks/endpoints/endpoints.routes.ts';
+import { webhookEventRoutes } from './webhooks/events/webhook-events.routes.ts';
+import { notificationRoutes } from './webhooks/inbound/notifications.routes.ts';
 
 export interface PaymentsModuleDeps {
   database: DatabaseHandle;
@@ -42,7 +41,7 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
     config.webhooks.retryScheduleSeconds,
     database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
   );
-  const deps: ModuleDeps = { db, config, outbox };
+  const deps: PaymentsDeps = { db, config, outbox };
   await app.register(connectionRoutes, deps);
   await app.register(walletRoutes, deps);
   await app.register(intentRoutes, deps);
@@ -53,10 +52,8 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   await app.register(notificationRoutes, deps);
 
   if (runWorker) {
-    const pool = openWorkerPool(database);
-    const worker = new DeliveryWorker({
-      db: pool.db,
-      listen: database.listen,
+    const worker = createDeliveryWorker({
+      database,
       config,
       logger: app.log as Logger,
       registry: app.metrics,
@@ -64,9 +61,42 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
     });
     app.addHook('onReady', () => worker.start());
     // Before the database closes (main.ts closes it after the app): attempts in flight finish.
-    app.addHook('onClose', async () => {
-      await worker.stop();
-      await pool.close();
-    });
+    app.addHook('onClose', () => worker.stop());
   }
 };
+
+export interface DeliveryWorkerOptions {
+  database: DatabaseHandle;
+  config: Config;
+  logger: Logger;
+  /** Where its metrics go (the app's registry when in-process). */
+  registry?: Registry;
+  /** Wake-ups from writers in the same process. */
+  outbox?: LocalOutbox;
+}
+
+export interface DeliveryWorkerHandle {
+  start(): Promise<void>;
+  /** Stops claiming, lets attempts in flight finish (bounded), closes the worker's own pool. */
+  stop(): Promise<void>;
+}
+
+/** The webhook delivery worker on a pool of its own, so its claims never queue behind requests. */
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorkerHandle {
+  const pool = openWorkerPool(options.database);
+  const worker = new DeliveryWorker({
+    db: pool.db,
+    listen: options.database.listen,
+    config: options.config,
+    logger: options.logger,
+    registry: options.registry,
+    outbox: options.outbox,
+  });
+  return {
+    start: () => worker.start(),
+    stop: async () => {
+      await worker.stop();
+      await pool.close();
+    },
+  };
+}

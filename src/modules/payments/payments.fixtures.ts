@@ -10,7 +10,11 @@ import { expectError, expectFields, expectOk } from '../../../test/assertions.ts
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
 import type { MercadoPagoSimulator } from '../../../test/mercadopago-simulator.ts';
 import { uuidv7 } from '../../kernel/db/ids.ts';
-import { collectors, paymentEvents } from './payments.table.ts';
+import type { ConnectResult } from './connections/connections.schemas.ts';
+import type { Intent } from './intents/intents.schemas.ts';
+import { paymentEvents } from './intents/intents.table.ts';
+import type { Seller, Wallet } from './wallets/wallets.schemas.ts';
+import { collectors } from './wallets/wallets.table.ts';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -43,9 +47,6 @@ export const INTENT_KEYS = [
   'updated_at',
   'wallet_id',
 ];
-
-// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-export type Data = any;
 
 export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
   try {
@@ -127,11 +128,11 @@ export const newName = (prefix = 'Wallet') => `${prefix} ${process.pid}-${nameCo
 
 export function paymentsFixtures(team: () => PaymentsTeam) {
   const t = () => team().t;
-  const createWallet = async (by: TestUser, name = newName()): Promise<Data> =>
-    expectOk(await t().post('/wallets', { token: by.token, body: { name } }), 201, 'payments');
-  const createSeller = async (by: TestUser, walletId: string): Promise<Data> =>
+  const createWallet = async (by: TestUser, name = newName()) =>
+    expectOk(await t().post<Wallet>('/wallets', { token: by.token, body: { name } }), 201, 'payments');
+  const createSeller = async (by: TestUser, walletId: string) =>
     expectOk(
-      await t().post('/testmode/sellers', {
+      await t().post<Seller>('/testmode/sellers', {
         token: by.token,
         body: { wallet_id: walletId, provider: 'mercadopago' },
       }),
@@ -153,9 +154,9 @@ export function paymentsFixtures(team: () => PaymentsTeam) {
     walletId: string,
     sellerId: string,
     fields: Record<string, unknown> = {},
-  ): Promise<Data> =>
+  ) =>
     expectOk(
-      await t().post('/testmode/intents/create', {
+      await t().post<Intent>('/testmode/intents/create', {
         token: by.token,
         body: intentBody(walletId, sellerId, fields),
       }),
@@ -168,7 +169,7 @@ export function paymentsFixtures(team: () => PaymentsTeam) {
     createIntent,
     intentBody,
     /** A wallet of `by` with one test seller. */
-    async walletWithSeller(by: TestUser): Promise<{ wallet: Data; seller: Data }> {
+    async walletWithSeller(by: TestUser) {
       const wallet = await createWallet(by);
       return { wallet, seller: await createSeller(by, wallet.id) };
     },
@@ -217,7 +218,7 @@ export const simulatorEnv = (sim: MercadoPagoSimulator): Record<string, string> 
  */
 export async function connectSeller(t: TestApp, by: TestUser, walletId: string): Promise<string> {
   const { url } = expectOk(
-    await t.post('/providers/mercadopago/connect', {
+    await t.post<ConnectResult>('/providers/mercadopago/connect', {
       token: by.token,
       body: { flow: 'seller', final_redirect_url: 'https://app.example.com/sellers', wallet_id: walletId },
     }),

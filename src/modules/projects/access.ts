@@ -3,12 +3,13 @@
  * unknown (404), so outsiders cannot probe for project ids; a member without the role gets 403.
  * Roles rank owner > admin > member. Authorization comes before any state check.
  */
+
+import type { Identity } from '../../kernel/auth/identity.ts';
 import { requireRole } from '../../kernel/auth/roles.ts';
-import type { Identity } from '../../kernel/auth/verifier.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
-import { findProjectWithRole } from './projects.repository.ts';
-import { PROJECT_ROLES, type ProjectRole, type ProjectRow } from './projects.table.ts';
+import { findProjectWithRole } from './projects/projects.repository.ts';
+import { PROJECT_ROLES, type ProjectRole, type ProjectRow } from './projects/projects.table.ts';
 
 export async function requireProjectRole(
   db: Executor,

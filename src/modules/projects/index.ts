@@ -3,15 +3,9 @@
  * that will send mail (contract 6).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { Config } from '../../kernel/config.ts';
-import type { Database } from '../../kernel/db/client.ts';
-import { emailTemplateRoutes } from './email-templates.routes.ts';
-import { projectRoutes } from './projects.routes.ts';
-
-export interface ModuleDeps {
-  db: Database;
-  config: Config;
-}
+import type { ModuleDeps } from '../../kernel/module.ts';
+import { emailTemplateRoutes } from './email-templates/email-templates.routes.ts';
+import { projectRoutes } from './projects/projects.routes.ts';
 
 export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
@@ -22,4 +16,4 @@ export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) 
   await app.register(emailTemplateRoutes, deps);
 };
 
-export { renderEmail } from './email-templates.service.ts';
+export { renderEmail } from './email-templates/email-templates.service.ts';

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { ProjectMember } from './members/members.schemas.ts';
+import type { MyProject, Project } from './projects/projects.schemas.ts';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -18,9 +20,6 @@ let slugCount = 0;
 /** A slug no other test of this process uses. */
 export const newSlug = (prefix = 'pr') =>
   `${prefix}-${process.pid.toString(36)}-${(slugCount++).toString(36)}`;
-
-// biome-ignore lint/suspicious/noExplicitAny: response data is inspected field by field.
-export type Data = any;
 
 /** Asserts a 400 VALIDATION_ERROR naming `fields`, with the case in the failure message. */
 export function expectInvalid(response: ApiResponse, label: string, ...fields: string[]): void {
@@ -81,23 +80,18 @@ export function useProjectTeam(): () => ProjectTeam {
 
 export function projectFixtures(team: () => ProjectTeam) {
   const t = () => team().t;
-  const createProject = async (by: TestUser, fields: Record<string, unknown> = {}): Promise<Data> =>
+  const createProject = async (by: TestUser, fields: Record<string, unknown> = {}) =>
     expectOk(
-      await t().post('/projects', {
+      await t().post<Project>('/projects', {
         token: by.token,
         body: { name: 'Test project', slug: newSlug(), ...fields },
       }),
       201,
       'projects',
     );
-  const addMember = async (
-    by: TestUser,
-    projectId: string,
-    who: TestUser,
-    role: 'admin' | 'member',
-  ): Promise<Data> =>
+  const addMember = async (by: TestUser, projectId: string, who: TestUser, role: 'admin' | 'member') =>
     expectOk(
-      await t().post(`/projects/${projectId}/members`, {
+      await t().post<ProjectMember>(`/projects/${projectId}/members`, {
         token: by.token,
         body: { actor_email: who.email, role },
       }),
@@ -108,20 +102,20 @@ export function projectFixtures(team: () => ProjectTeam) {
     createProject,
     addMember,
     /** A new project of the team owner with the team admin and member. */
-    async createTeamProject(name = 'Team project'): Promise<Data> {
+    async createTeamProject(name = 'Team project') {
       const { owner, admin, member } = team();
       const project = await createProject(owner, { name });
       await addMember(owner, project.id, admin, 'admin');
       await addMember(owner, project.id, member, 'member');
       return project;
     },
-    listMembers: async (by: TestUser, projectId: string): Promise<Data> =>
+    listMembers: async (by: TestUser, projectId: string) =>
       expectOk(
-        await t().get(`/projects/${projectId}/members?limit=100`, { token: by.token }),
+        await t().get<ProjectMember[]>(`/projects/${projectId}/members?limit=100`, { token: by.token }),
         200,
         'projects',
       ),
-    myProjects: async (by: TestUser): Promise<Data> =>
-      expectOk(await t().get('/projects?limit=100', { token: by.token }), 200, 'projects'),
+    myProjects: async (by: TestUser) =>
+      expectOk(await t().get<MyProject[]>('/projects?limit=100', { token: by.token }), 200, 'projects'),
   };
 }

@@ -4,7 +4,8 @@
  * Adapters turn every provider failure (non-2xx, network error, timeout) into a 502 BAD_GATEWAY
  * whose message never carries a token or the provider's response body.
  */
-import type { IntentStatus, IntentStatusDetail, Provider } from '../payments.table.ts';
+import type { IntentStatus, IntentStatusDetail } from '../intents/intents.table.ts';
+import type { Provider } from '../wallets/wallets.table.ts';
 
 export interface AuthorizeInput {
   state: string;

@@ -1,0 +1,142 @@
+/** SQL reads of badge emissions: the organizers' list, the print selection, a user's badges. */
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { actors } from '../../../kernel/auth/actors.table.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { editions } from '../editions/editions.table.ts';
+import { events } from '../events/events.table.ts';
+import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
+import { type BadgeEmissionRow, badgeEmissions } from './badges.table.ts';
+
+/** An emission with what its answers show: the holder's e-mail and, for participants, the ticket. */
+export interface EmissionView {
+  id: string;
+  edition_id: string;
+  user_id: string;
+  origin: BadgeEmissionRow['origin'];
+  status: BadgeEmissionRow['status'];
+  status_reason: BadgeEmissionRow['status_reason'];
+  emitted_at: Date;
+  updated_at: Date;
+  holder_email: string;
+  ticket_type_id: string | null;
+  ticket_name: string | null;
+}
+
+const emissionView = {
+  id: badgeEmissions.id,
+  edition_id: badgeEmissions.edition_id,
+  user_id: badgeEmissions.user_id,
+  origin: badgeEmissions.origin,
+  status: badgeEmissions.status,
+  status_reason: badgeEmissions.status_reason,
+  emitted_at: badgeEmissions.emitted_at,
+  updated_at: badgeEmissions.updated_at,
+  holder_email: actors.email,
+  ticket_type_id: ticketTypes.id,
+  ticket_name: ticketTypes.name,
+};
+
+/** Emissions joined with their holder and, through the registration, their ticket type. */
+function selectEmissions(db: Executor) {
+  return db
+    .select(emissionView)
+    .from(badgeEmissions)
+    .innerJoin(actors, eq(actors.user_id, badgeEmissions.user_id))
+    .leftJoin(registrations, eq(registrations.id, badgeEmissions.registration_id))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id));
+}
+
+/** Every emission of the edition, active and revoked, newest first. */
+export function listEmissions(
+  db: Executor,
+  editionId: string,
+  status: BadgeEmissionRow['status'] | undefined,
+  window: Window,
+) {
+  const where = and(
+    eq(badgeEmissions.edition_id, editionId),
+    status === undefined ? undefined : eq(badgeEmissions.status, status),
+  );
+  return pageOf<EmissionView>(
+    window,
+    selectEmissions(db)
+      .where(where)
+      .orderBy(desc(badgeEmissions.emitted_at), desc(badgeEmissions.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(badgeEmissions).where(where),
+  );
+}
+
+/**
+ * The print selection: the emissions of the edition with these ids (any status, so the caller can
+ * tell a revoked one from an unknown one), or, without ids, every active one; in emission order.
+ */
+export async function findEmissionsOfEdition(
+  db: Executor,
+  editionId: string,
+  ids: string[] | undefined,
+): Promise<EmissionView[]> {
+  return selectEmissions(db)
+    .where(
+      and(
+        eq(badgeEmissions.edition_id, editionId),
+        ids === undefined ? eq(badgeEmissions.status, 'active') : inArray(badgeEmissions.id, ids),
+      ),
+    )
+    .orderBy(asc(badgeEmissions.emitted_at), asc(badgeEmissions.id));
+}
+
+/** The names the print variables need. */
+export async function findEditionNames(
+  db: Executor,
+  editionId: string,
+): Promise<{ edition_name: string; event_name: string } | undefined> {
+  const rows = await db
+    .select({ edition_name: editions.name, event_name: events.name })
+    .from(editions)
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(eq(editions.id, editionId))
+    .limit(1);
+  return rows[0];
+}
+
+export type UserBadgeView = EmissionView & {
+  edition: { id: string; name: string; slug: string; starts_at: Date; ends_at: Date };
+  event: { id: string; name: string; slug: string };
+};
+
+/** The person's active badges of published, live editions of published events. */
+export async function listActiveBadgesOfUser(db: Executor, userId: string): Promise<UserBadgeView[]> {
+  return selectEmissionsWithEdition(db).where(
+    and(
+      eq(badgeEmissions.user_id, userId),
+      eq(badgeEmissions.status, 'active'),
+      eq(editions.is_draft, false),
+      isNull(editions.deleted_at),
+      eq(events.status, 'active'),
+    ),
+  );
+}
+
+function selectEmissionsWithEdition(db: Executor) {
+  return db
+    .select({
+      ...emissionView,
+      edition: {
+        id: editions.id,
+        name: editions.name,
+        slug: editions.slug,
+        starts_at: editions.starts_at,
+        ends_at: editions.ends_at,
+      },
+      event: { id: events.id, name: events.name, slug: events.slug },
+    })
+    .from(badgeEmissions)
+    .innerJoin(actors, eq(actors.user_id, badgeEmissions.user_id))
+    .innerJoin(editions, eq(editions.id, badgeEmissions.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .leftJoin(registrations, eq(registrations.id, badgeEmissions.registration_id))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id));
+}

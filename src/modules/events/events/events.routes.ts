@@ -1,0 +1,233 @@
+/** Routes of contract 5.1: events and their members. Handlers: authorize via service, envelope. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  PageQuerySchema,
+} from '../../../kernel/http/schemas.ts';
+import type { ModuleDeps } from '../../../kernel/module.ts';
+import { AddMemberBody, MEMBER_EXAMPLE, Member, RemoveMemberBody } from '../members/members.schemas.ts';
+import * as members from '../members/members.service.ts';
+import {
+  CreateEventBody,
+  EVENT_EXAMPLE,
+  Event,
+  EventSlugParams,
+  MyEvent,
+  UpdateEventBody,
+} from './events.schemas.ts';
+import * as events from './events.service.ts';
+
+const tags = ['events'];
+
+export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+  app.post(
+    '/events',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Create an event',
+        description:
+          'Creates a draft event; the caller becomes its owner. `slug` is unique across events (409).',
+        body: CreateEventBody,
+        response: { 201: envelope(Event, EVENT_EXAMPLE, 'events', 201), ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request, reply) =>
+      created(request, reply, await events.createEvent(db, actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/events',
+    {
+      schema: {
+        tags,
+        summary: 'List published events',
+        description: 'Public. Published (`active`) events, newest first.',
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(Event, { ...EVENT_EXAMPLE, status: 'active' }, 'events'),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => paginated(request, await events.listPublishedEvents(db, pageWindow(request.query))),
+  );
+
+  app.get(
+    '/events/mine',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'List my events',
+        description: 'Events where the caller holds any role, drafts included, each with the caller `role`.',
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(MyEvent, { ...EVENT_EXAMPLE, role: 'owner' }, 'events'),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) =>
+      paginated(request, await events.listMyEvents(db, actorOf(request), pageWindow(request.query))),
+  );
+
+  app.get(
+    '/events/:event_slug(^[^/:]+)::by-slug',
+    {
+      config: { publicCache: true },
+      schema: {
+        tags,
+        summary: 'Read a published event by slug',
+        description:
+          'Public. The path is the slug followed by the literal `:by-slug`, e.g. `/events/rustconf:by-slug`.',
+        params: EventSlugParams,
+        response: {
+          200: envelope(Event, { ...EVENT_EXAMPLE, status: 'active' }, 'events'),
+          ...errorResponses(400, 404),
+        },
+      },
+    },
+    async (request) => ok(request, await events.getPublishedEventBySlug(db, request.params.event_slug)),
+  );
+
+  app.get(
+    '/events/:event_id',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Read an event',
+        description: 'Public when published; members see drafts too. A draft is 404 for everyone else.',
+        params: idParams('event_id'),
+        response: { 200: envelope(Event, EVENT_EXAMPLE, 'events'), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ok(request, await events.getEvent(db, request.params.event_id, request.actor)),
+  );
+
+  app.patch(
+    '/events/:event_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Update an event',
+        description: 'Owner or admin. Any of the create fields; optional fields accept `null` to clear them.',
+        params: idParams('event_id'),
+        body: UpdateEventBody,
+        response: {
+          200: envelope(Event, EVENT_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(request, await events.updateEvent(db, request.params.event_id, actorOf(request), request.body)),
+  );
+
+  app.post(
+    '/events/:event_id/publish',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Publish an event',
+        description: 'Owner or admin. Moves a draft event to `active`; 409 when it is not a draft.',
+        params: idParams('event_id'),
+        response: {
+          200: envelope(Event, { ...EVENT_EXAMPLE, status: 'active' }, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) => ok(request, await events.publishEvent(db, request.params.event_id, actorOf(request))),
+  );
+
+  app.get(
+    '/events/:event_id/members',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'List event members',
+        description: 'Staff or above. The owner first, then admins, then staff.',
+        params: idParams('event_id'),
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(Member, MEMBER_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) =>
+      paginated(
+        request,
+        await members.listMembers(db, request.params.event_id, actorOf(request), pageWindow(request.query)),
+      ),
+  );
+
+  app.post(
+    '/events/:event_id/members',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Add an event member',
+        description:
+          'Owner or admin; only the owner adds an admin (403). The person must be an existing actor ' +
+          '(404 otherwise); 409 when already a member.',
+        params: idParams('event_id'),
+        body: AddMemberBody,
+        response: {
+          201: envelope(Member, MEMBER_EXAMPLE, 'events', 201),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      created(
+        request,
+        reply,
+        await members.addMember(db, request.params.event_id, actorOf(request), request.body),
+      ),
+  );
+
+  app.delete(
+    '/events/:event_id/members/:user_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Remove an event member',
+        description:
+          'Owner or admin (only the owner removes an admin). The member is the one named by `email` in the ' +
+          'body; the path `user_id` does not select it, and naming a different member there is a 400. ' +
+          'The owner cannot be removed (409). Answers the removed member.',
+        params: idParams('event_id', 'user_id'),
+        body: RemoveMemberBody,
+        response: {
+          200: envelope(Member, MEMBER_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await members.removeMember(
+          db,
+          request.params.event_id,
+          request.params.user_id,
+          actorOf(request),
+          request.body.email,
+        ),
+      ),
+  );
+};

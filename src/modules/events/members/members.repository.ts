@@ -1,0 +1,11 @@
+/** The event_members table, through the kernel's membership SQL. */
+import { membershipRepository } from '../../../kernel/membership/membership.repository.ts';
+import { type EventRole, eventMembers } from '../events/events.table.ts';
+
+export const eventMembersRepository = membershipRepository<EventRole>({
+  table: eventMembers,
+  parentId: eventMembers.event_id,
+  userId: eventMembers.user_id,
+  role: eventMembers.role,
+  createdAt: eventMembers.created_at,
+});

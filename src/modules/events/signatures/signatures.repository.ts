@@ -1,0 +1,186 @@
+/**
+ * SQL of signature requests and signatures. Tokens are found by their hash (the indexed column),
+ * never by the plaintext, which is not stored. Expiry is decided by the database clock (`now()`),
+ * the same clock that wrote `expires_at`, so the service and the database never disagree.
+ */
+import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { editions } from '../editions/editions.table.ts';
+import { events } from '../events/events.table.ts';
+import {
+  type SignatureRequestRow,
+  type SignatureRow,
+  signatureRequests,
+  signatures,
+} from './signatures.table.ts';
+
+export type NewSignatureRequest = Omit<typeof signatureRequests.$inferInsert, 'expires_at'>;
+export type NewSignature = Omit<typeof signatures.$inferInsert, 'revoke_expires_at'>;
+export type RequestStatus = SignatureRequestRow['status'];
+/** The states a pending request may be moved to by a person (expiry has its own update). */
+export type Decision = 'completed' | 'denied' | 'cancelled';
+
+const days = (count: number) => sql`now() + make_interval(days => ${count})`;
+/** Still pending and not past its expiry: the only state a decision may leave. */
+const isOpen = and(eq(signatureRequests.status, 'pending'), sql`${signatureRequests.expires_at} > now()`);
+
+export async function insertRequest(
+  db: Executor,
+  values: NewSignatureRequest,
+  expiresInDays: number,
+): Promise<SignatureRequestRow> {
+  const [row] = await db
+    .insert(signatureRequests)
+    .values({ ...values, expires_at: days(expiresInDays) })
+    .returning();
+  return row!;
+}
+
+export async function findRequest(db: Executor, id: string): Promise<SignatureRequestRow | undefined> {
+  const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, id)).limit(1);
+  return row;
+}
+
+/** What a request token opens: the request, whether it is past its expiry, its live edition and event. */
+export async function findRequestByTokenHash(db: Executor, tokenHash: string) {
+  const [row] = await db
+    .select({
+      request: signatureRequests,
+      isPastExpiry: sql<boolean>`${signatureRequests.expires_at} <= now()`,
+      edition: {
+        id: editions.id,
+        name: editions.name,
+        starts_at: editions.starts_at,
+        ends_at: editions.ends_at,
+        location_name: editions.location_name,
+      },
+      event: { id: events.id, name: events.name },
+    })
+    .from(signatureRequests)
+    .innerJoin(editions, and(eq(editions.id, signatureRequests.edition_id), isNull(editions.deleted_at)))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(eq(signatureRequests.token_hash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Lazy expiry: pending requests past `expires_at` become `expired` (one request, or every request
+ * of an edition). `decided_at` is the moment it expired, not the moment it was noticed.
+ */
+export async function expireRequests(
+  db: Executor,
+  where: { id: string } | { editionId: string },
+): Promise<void> {
+  await db
+    .update(signatureRequests)
+    .set({ status: 'expired', decided_at: sql`${signatureRequests.expires_at}`, updated_at: sql`now()` })
+    .where(
+      and(
+        'id' in where
+          ? eq(signatureRequests.id, where.id)
+          : eq(signatureRequests.edition_id, where.editionId),
+        eq(signatureRequests.status, 'pending'),
+        lte(signatureRequests.expires_at, sql`now()`),
+      ),
+    );
+}
+
+/**
+ * Moves an open request (pending, not past expiry) to `status`. Conditional, so of two concurrent
+ * decisions exactly one gets the row back; the other gets undefined.
+ */
+export async function decideRequest(
+  db: Executor,
+  id: string,
+  status: Decision,
+  reason: string | null,
+): Promise<SignatureRequestRow | undefined> {
+  const [row] = await db
+    .update(signatureRequests)
+    .set({ status, reason, decided_at: sql`now()`, updated_at: sql`now()` })
+    .where(and(eq(signatureRequests.id, id), isOpen))
+    .returning();
+  return row;
+}
+
+/** Requests of an edition, newest first. */
+export function listRequests(
+  db: Executor,
+  editionId: string,
+  status: RequestStatus | undefined,
+  window: Window,
+) {
+  const where = and(
+    eq(signatureRequests.edition_id, editionId),
+    status === undefined ? undefined : eq(signatureRequests.status, status),
+  );
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(signatureRequests)
+      .where(where)
+      .orderBy(desc(signatureRequests.created_at), desc(signatureRequests.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(signatureRequests).where(where),
+  );
+}
+
+export async function insertSignature(
+  db: Executor,
+  values: NewSignature,
+  revokeInDays: number,
+): Promise<SignatureRow> {
+  const [row] = await db
+    .insert(signatures)
+    .values({ ...values, revoke_expires_at: days(revokeInDays) })
+    .returning();
+  return row!;
+}
+
+export async function findSignatureByRevokeHash(db: Executor, tokenHash: string) {
+  const [row] = await db
+    .select({
+      signature: signatures,
+      isPastExpiry: sql<boolean>`${signatures.revoke_expires_at} <= now()`,
+    })
+    .from(signatures)
+    .where(eq(signatures.revoke_token_hash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+/** Revokes an active signature whose revoke token has not expired; undefined when it did not apply. */
+export async function revokeSignature(db: Executor, id: string): Promise<SignatureRow | undefined> {
+  const [row] = await db
+    .update(signatures)
+    .set({ status: 'revoked', revoked_at: sql`now()` })
+    .where(
+      and(
+        eq(signatures.id, id),
+        eq(signatures.status, 'active'),
+        sql`${signatures.revoke_expires_at} > now()`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Active signatures of an edition, in the order they were given. */
+export function listActiveSignatures(db: Executor, editionId: string, window: Window) {
+  const where = and(eq(signatures.edition_id, editionId), eq(signatures.status, 'active'));
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(signatures)
+      .where(where)
+      .orderBy(asc(signatures.created_at), asc(signatures.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(signatures).where(where),
+  );
+}

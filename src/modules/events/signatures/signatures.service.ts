@@ -1,0 +1,272 @@
+/**
+ * Signatures (contract 5.6). An organizer asks someone to sign for an edition; the signatory gets a
+ * link carrying an opaque token and, with it alone (no account), reads the request, signs it or
+ * declines. Signing hands back a second token that revokes the signature.
+ *
+ * Rules:
+ * - Tokens are 32 random bytes; only their SHA-256 is stored and looked up (kernel/tokens.ts).
+ * - A request token works until the request's `expires_at`, whatever the state; after that, or when
+ *   it is missing, malformed or unknown, it is 401. A revoke token likewise until `revoke_expires_at`.
+ * - Lazy expiry: a pending request past `expires_at` becomes `expired` when touched (read by token,
+ *   fulfilled, denied, cancelled, or listed with its edition).
+ * - Only a pending request can be fulfilled, denied or cancelled (409 otherwise); each of these is
+ *   a conditional update, so two concurrent decisions cannot both win.
+ */
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import type { Window } from '../../../kernel/db/paging.ts';
+import { conflict, notFound, unauthorized, validationError } from '../../../kernel/http/errors.ts';
+import { serialize } from '../../../kernel/http/respond.ts';
+import { generateToken, hashToken } from '../../../kernel/tokens.ts';
+import { requireEditionRole, requireReadableEdition } from '../access.ts';
+import * as repo from './signatures.repository.ts';
+import {
+  type CreateSignatureRequestBody,
+  type FulfilBody,
+  MAX_INLINE_IMAGE_BYTES,
+  PNG_DATA_URL_PREFIX,
+  type ReasonBody,
+  type SignatureRequestView,
+} from './signatures.schemas.ts';
+import type { SignatureRequestRow, SignatureRow } from './signatures.table.ts';
+
+/** How long the signatory can revoke a signature after giving it. */
+export const REVOKE_TOKEN_DAYS = 365;
+/** Tokens we issue are 43 base64url characters; anything far from that cannot be one. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,200}$/;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const invalidLink = () => unauthorized('The link is not valid');
+const expiredLink = () => unauthorized('The link has expired');
+
+// ---------- response shapes (no hashes, ever) ----------
+
+function toRequest(row: SignatureRequestRow) {
+  const { token_hash: _hash, ...rest } = row;
+  return serialize(rest);
+}
+
+function toSignature(row: SignatureRow) {
+  const { revoke_token_hash: _hash, revoke_expires_at: _expires, ...rest } = row;
+  return serialize(rest);
+}
+
+type Opened = NonNullable<Awaited<ReturnType<typeof repo.findRequestByTokenHash>>>;
+
+/** The token holder's view: what they are asked to sign, nothing only organizers should see. */
+function toView({ request, edition, event }: Opened): SignatureRequestView {
+  return {
+    id: request.id,
+    status: request.status as SignatureRequestView['status'],
+    signatory_name: request.signatory_name,
+    signatory_email: request.signatory_email,
+    signatory_title: request.signatory_title,
+    // The signatory's own words when they declined; an organizer's cancellation note stays internal.
+    reason: request.status === 'denied' ? request.reason : null,
+    expires_at: request.expires_at.toISOString(),
+    created_at: request.created_at.toISOString(),
+    decided_at: request.decided_at?.toISOString() ?? null,
+    edition: serialize(edition),
+    event,
+  };
+}
+
+// ---------- tokens ----------
+
+/** The hash of a presented token; a missing or malformed one is 401 like an unknown one. */
+function hashOfPresented(token: unknown): string {
+  if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw invalidLink();
+  return hashToken(token);
+}
+
+/**
+ * The request a token opens: 401 when the token is missing, malformed or unknown, when the
+ * request's edition was deleted, or when the request is past its expiry (a pending one is marked
+ * `expired` on the way).
+ */
+async function openRequest(db: Executor, token: unknown): Promise<Opened> {
+  const found = await repo.findRequestByTokenHash(db, hashOfPresented(token));
+  if (found === undefined) throw invalidLink();
+  if (found.request.status === 'expired') throw expiredLink();
+  if (found.isPastExpiry) {
+    await repo.expireRequests(db, { id: found.request.id });
+    throw expiredLink();
+  }
+  return found;
+}
+
+/**
+ * Why a conditional decision found nothing to update: the request changed or expired in between.
+ * Applies lazy expiry and returns the current status.
+ */
+async function settledStatus(db: Executor, requestId: string) {
+  await repo.expireRequests(db, { id: requestId });
+  return (await repo.findRequest(db, requestId))?.status;
+}
+
+async function refuseDecision(db: Executor, requestId: string): Promise<never> {
+  const status = await settledStatus(db, requestId);
+  if (status === 'expired') throw expiredLink();
+  throw notPending(status);
+}
+
+const notPending = (status: string | undefined) =>
+  conflict('The signature request is no longer pending', { status });
+
+/** For the routes' pre-body hook: authenticate a request token before the body is read. */
+export async function authenticateRequestToken(db: Database, token: unknown): Promise<void> {
+  await openRequest(db, token);
+}
+
+/** For the routes' pre-body hook: authenticate a revoke token before the body is read. */
+export async function authenticateRevokeToken(db: Database, token: unknown): Promise<void> {
+  await findRevocable(db, token);
+}
+
+async function findRevocable(db: Executor, token: unknown) {
+  const found = await repo.findSignatureByRevokeHash(db, hashOfPresented(token));
+  if (found === undefined) throw invalidLink();
+  if (found.isPastExpiry) throw expiredLink();
+  return found.signature;
+}
+
+// ---------- organizer routes ----------
+
+export async function createRequest(
+  db: Database,
+  publicBaseUrl: string,
+  editionId: string,
+  actor: Identity,
+  body: CreateSignatureRequestBody,
+) {
+  await requireEditionRole(db, editionId, actor, 'admin');
+  const token = generateToken();
+  const row = await repo.insertRequest(
+    db,
+    {
+      id: uuidv7(),
+      edition_id: editionId,
+      signatory_name: body.signatory_name,
+      signatory_email: body.signatory_email,
+      signatory_title: body.signatory_title ?? null,
+      token_hash: hashToken(token),
+      created_by: actor.userId,
+    },
+    body.expires_in_days ?? 7,
+  );
+  const fulfillUrl = `${publicBaseUrl}/signature-requests/by-token?token=${encodeURIComponent(token)}`;
+  return { ...toRequest(row), token, fulfill_url: fulfillUrl };
+}
+
+export async function listRequests(
+  db: Database,
+  editionId: string,
+  actor: Identity,
+  status: repo.RequestStatus | undefined,
+  window: Window,
+) {
+  await requireEditionRole(db, editionId, actor, 'admin');
+  await repo.expireRequests(db, { editionId });
+  const page = await repo.listRequests(db, editionId, status, window);
+  return { ...page, items: page.items.map(toRequest) };
+}
+
+export async function cancelRequest(db: Database, requestId: string, actor: Identity, body: ReasonBody) {
+  const request = await repo.findRequest(db, requestId);
+  if (request === undefined) throw notFound('Signature request');
+  // The edition guard: 404 for a deleted edition or a draft event hidden from the caller, then 403.
+  await requireEditionRole(db, request.edition_id, actor, 'admin');
+  await repo.expireRequests(db, { id: requestId });
+  const cancelled = await repo.decideRequest(db, requestId, 'cancelled', body.reason ?? null);
+  if (cancelled === undefined) throw notPending(await settledStatus(db, requestId));
+  return toRequest(cancelled);
+}
+
+// ---------- token routes ----------
+
+export async function getRequestByToken(db: Database, token: unknown) {
+  return toView(await openRequest(db, token));
+}
+
+/**
+ * An inline image must really be a PNG and at most 512 KiB decoded; the schema has checked the
+ * prefix, the alphabet and a length bound.
+ */
+function checkImage(imageUrl: string): void {
+  if (!imageUrl.startsWith(PNG_DATA_URL_PREFIX)) return;
+  const data = imageUrl.slice(PNG_DATA_URL_PREFIX.length);
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  const bytes = (data.length / 4) * 3 - padding;
+  const invalid = (message: string) => validationError([{ field: 'image_url', message }]);
+  if (data.length % 4 !== 0) throw invalid('must be valid base64');
+  if (bytes > MAX_INLINE_IMAGE_BYTES) throw invalid(`must be at most ${MAX_INLINE_IMAGE_BYTES / 1024} KiB`);
+  const head = Buffer.from(data.slice(0, 12), 'base64');
+  if (!head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) throw invalid('must be a PNG image');
+}
+
+export async function fulfilRequest(db: Database, token: unknown, body: FulfilBody) {
+  const { request } = await openRequest(db, token);
+  checkImage(body.image_url);
+  if (request.status !== 'pending') throw notPending(request.status);
+  const revokeToken = generateToken();
+  // The request's completion and the signature commit together, or neither does.
+  const signature = await db.transaction(async (tx) => {
+    const completed = await repo.decideRequest(tx, request.id, 'completed', null);
+    if (completed === undefined) return undefined;
+    return repo.insertSignature(
+      tx,
+      {
+        id: uuidv7(),
+        request_id: completed.id,
+        edition_id: completed.edition_id,
+        signatory_name: completed.signatory_name,
+        signatory_title: completed.signatory_title,
+        image_url: body.image_url,
+        revoke_token_hash: hashToken(revokeToken),
+      },
+      REVOKE_TOKEN_DAYS,
+    );
+  });
+  // Lost a race (another decision, or expiry, since the token was checked): outside the rolled
+  // back transaction, so a lazy expiry sticks.
+  if (signature === undefined) return refuseDecision(db, request.id);
+  return {
+    ...toSignature(signature),
+    revoke_token: revokeToken,
+    revoke_expires_at: signature.revoke_expires_at.toISOString(),
+  };
+}
+
+export async function denyRequest(db: Database, token: unknown, body: ReasonBody) {
+  const opened = await openRequest(db, token);
+  if (opened.request.status !== 'pending') throw notPending(opened.request.status);
+  const denied = await repo.decideRequest(db, opened.request.id, 'denied', body.reason ?? null);
+  if (denied === undefined) return refuseDecision(db, opened.request.id);
+  return toView({ ...opened, request: denied });
+}
+
+export async function revokeSignature(db: Database, token: unknown) {
+  const signature = await findRevocable(db, token);
+  if (signature.status !== 'active') throw conflict('The signature is already revoked');
+  const revoked = await repo.revokeSignature(db, signature.id);
+  if (revoked === undefined) {
+    // Revoked concurrently (409), or the revoke token expired in between (401).
+    await findRevocable(db, token);
+    throw conflict('The signature is already revoked');
+  }
+  return toSignature(revoked);
+}
+
+// ---------- public ----------
+
+export async function listSignatures(
+  db: Database,
+  editionId: string,
+  actor: Identity | null,
+  window: Window,
+) {
+  await requireReadableEdition(db, editionId, actor);
+  const page = await repo.listActiveSignatures(db, editionId, window);
+  return { ...page, items: page.items.map(toSignature) };
+}

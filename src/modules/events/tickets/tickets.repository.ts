@@ -1,0 +1,166 @@
+/** SQL of ticket types and registrations. */
+import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { actors } from '../../../kernel/auth/actors.table.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { editions } from '../editions/editions.table.ts';
+import { type EventRole, eventMembers, events } from '../events/events.table.ts';
+import { type RegistrationRow, registrations, type TicketTypeRow, ticketTypes } from './tickets.table.ts';
+
+export type NewTicketType = typeof ticketTypes.$inferInsert;
+export type NewRegistration = typeof registrations.$inferInsert;
+
+// ---------- ticket types ----------
+
+export async function insertTicketType(db: Executor, values: NewTicketType): Promise<TicketTypeRow> {
+  const [row] = await db.insert(ticketTypes).values(values).returning();
+  return row!;
+}
+
+export async function findTicketType(db: Executor, id: string): Promise<TicketTypeRow | undefined> {
+  const rows = await db.select().from(ticketTypes).where(eq(ticketTypes.id, id)).limit(1);
+  return rows[0];
+}
+
+export function listTicketTypes(db: Executor, editionId: string, window: Window) {
+  const ofEdition = eq(ticketTypes.edition_id, editionId);
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(ticketTypes)
+      .where(ofEdition)
+      .orderBy(asc(ticketTypes.created_at), asc(ticketTypes.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(ticketTypes).where(ofEdition),
+  );
+}
+
+/**
+ * Takes one seat with a single conditional statement. Under concurrency the row lock serializes
+ * the updates and PostgreSQL re-checks the condition against the committed count, so of two
+ * requests for the last seat exactly one gets a row back; undefined means sold out. The seat
+ * counters do not touch `updated_at`, which tracks changes to the ticket type itself.
+ */
+export async function takeSeat(db: Executor, ticketTypeId: string): Promise<TicketTypeRow | undefined> {
+  const [row] = await db
+    .update(ticketTypes)
+    .set({ confirmed_count: sql`${ticketTypes.confirmed_count} + 1` })
+    .where(
+      and(
+        eq(ticketTypes.id, ticketTypeId),
+        or(isNull(ticketTypes.max_quantity), lt(ticketTypes.confirmed_count, ticketTypes.max_quantity)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function releaseSeat(db: Executor, ticketTypeId: string): Promise<void> {
+  await db
+    .update(ticketTypes)
+    .set({ confirmed_count: sql`${ticketTypes.confirmed_count} - 1` })
+    .where(eq(ticketTypes.id, ticketTypeId));
+}
+
+// ---------- registrations ----------
+
+export async function insertRegistration(db: Executor, values: NewRegistration): Promise<RegistrationRow> {
+  const [row] = await db.insert(registrations).values(values).returning();
+  return row!;
+}
+
+/** The person's registration in the edition that is not cancelled, if any. */
+export async function findActiveRegistration(
+  db: Executor,
+  editionId: string,
+  userId: string,
+): Promise<RegistrationRow | undefined> {
+  const rows = await db
+    .select()
+    .from(registrations)
+    .where(
+      and(
+        eq(registrations.edition_id, editionId),
+        eq(registrations.user_id, userId),
+        eq(registrations.status, 'confirmed'),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/**
+ * A registration of a live edition, with its event's status and the caller's role in that event
+ * (what the cancel guard needs).
+ */
+export async function findRegistrationWithAccess(
+  db: Executor,
+  registrationId: string,
+  userId: string,
+): Promise<{ registration: RegistrationRow; eventStatus: string; role: EventRole | undefined } | undefined> {
+  const rows = await db
+    .select({ registration: registrations, eventStatus: events.status, role: eventMembers.role })
+    .from(registrations)
+    .innerJoin(editions, eq(editions.id, registrations.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .leftJoin(eventMembers, and(eq(eventMembers.event_id, events.id), eq(eventMembers.user_id, userId)))
+    .where(and(eq(registrations.id, registrationId), isNull(editions.deleted_at)))
+    .limit(1);
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
+}
+
+/** Conditional, so of two concurrent cancellations exactly one gets the row back. */
+export async function cancelConfirmedRegistration(
+  db: Executor,
+  registrationId: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .update(registrations)
+    .set({ status: 'cancelled', cancelled_at: sql`now()`, updated_at: sql`now()` })
+    .where(and(eq(registrations.id, registrationId), eq(registrations.status, 'confirmed')))
+    .returning();
+  return row;
+}
+
+export type RegistrationListRow = RegistrationRow & { email: string; ticket_name: string };
+
+/** Newest first, with the holder's e-mail and the ticket type's name. */
+export function listRegistrations(
+  db: Executor,
+  editionId: string,
+  status: RegistrationRow['status'] | undefined,
+  window: Window,
+) {
+  const where = and(
+    eq(registrations.edition_id, editionId),
+    status === undefined ? undefined : eq(registrations.status, status),
+  );
+  return pageOf<RegistrationListRow>(
+    window,
+    db
+      .select({
+        id: registrations.id,
+        edition_id: registrations.edition_id,
+        ticket_type_id: registrations.ticket_type_id,
+        user_id: registrations.user_id,
+        status: registrations.status,
+        created_by: registrations.created_by,
+        created_at: registrations.created_at,
+        updated_at: registrations.updated_at,
+        cancelled_at: registrations.cancelled_at,
+        email: actors.email,
+        ticket_name: ticketTypes.name,
+      })
+      .from(registrations)
+      .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+      .where(where)
+      .orderBy(desc(registrations.created_at), desc(registrations.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(registrations).where(where),
+  );
+}

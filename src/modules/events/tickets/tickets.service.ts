@@ -1,0 +1,201 @@
+/**
+ * Ticket types and registrations (contract 5.5). A registration takes a seat, is inserted and
+ * emits the participant badge in one transaction; a cancellation frees the seat and revokes the
+ * badge in one transaction.
+ */
+import { findActorByEmail } from '../../../kernel/auth/actors.repository.ts';
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import { describeConstraint } from '../../../kernel/db/errors.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import type { Window } from '../../../kernel/db/paging.ts';
+import { AppError, conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
+import { serialize } from '../../../kernel/http/respond.ts';
+import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
+import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
+import type { EditionRow } from '../editions/editions.table.ts';
+import * as repo from './tickets.repository.ts';
+import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
+import type { RegistrationRow, TicketTypeRow } from './tickets.table.ts';
+
+// Last lines of defence: a concurrent registration of the same person (409), a counter that would
+// pass its maximum (which the conditional seat update prevents).
+describeConstraint('registrations_one_active_unique', {
+  message: 'This person already holds an active registration for this edition',
+});
+describeConstraint('ticket_types_capacity_check', { message: 'This ticket type is sold out' });
+
+// ---------- ticket types ----------
+
+function toTicketType(row: TicketTypeRow) {
+  return {
+    ...serialize(row),
+    remaining: row.max_quantity === null ? null : Math.max(0, row.max_quantity - row.confirmed_count),
+  };
+}
+
+export async function createTicketType(
+  db: Database,
+  editionId: string,
+  actor: Identity,
+  body: CreateTicketTypeBody,
+) {
+  await requireEditionRole(db, editionId, actor, 'admin');
+  const row = await repo.insertTicketType(db, {
+    id: uuidv7(),
+    edition_id: editionId,
+    name: body.name,
+    price_cents: body.price_cents,
+    access_level: body.access_level,
+    max_quantity: body.max_quantity ?? null,
+  });
+  return toTicketType(row);
+}
+
+/** Public when the edition is; members of the event see the ticket types of drafts too. */
+export async function listTicketTypes(
+  db: Database,
+  editionId: string,
+  actor: Identity | null,
+  window: Window,
+) {
+  await requireReadableEdition(db, editionId, actor);
+  const page = await repo.listTicketTypes(db, editionId, window);
+  return { ...page, items: page.items.map(toTicketType) };
+}
+
+// ---------- registrations ----------
+
+/**
+ * Who may register whom. Without `email`, the caller registers themselves: the edition must be
+ * public to them (404 otherwise). With `email`, the caller must be staff or above (403; 404 when
+ * the edition is hidden from them) and the e-mail must name an existing actor (404).
+ */
+async function resolveRegistrant(
+  db: Database,
+  editionId: string,
+  actor: Identity,
+  email: string | undefined,
+): Promise<{ edition: EditionRow; userId: string; isStaffRegistration: boolean }> {
+  if (email === undefined) {
+    const { edition } = await requireReadableEdition(db, editionId, actor);
+    return { edition, userId: actor.userId, isStaffRegistration: false };
+  }
+  const { edition } = await requireEditionRole(db, editionId, actor, 'staff');
+  const person = await findActorByEmail(db, email);
+  if (person === undefined) {
+    throw new AppError('NOT_FOUND', 'No actor has that e-mail; they must call the API once first');
+  }
+  return { edition, userId: person.user_id, isStaffRegistration: true };
+}
+
+/**
+ * The state rules. Self-registration: a published edition (members see drafts, but cannot register
+ * themselves to one), free tickets only, the registration window open. Staff registering someone
+ * else may hand out any ticket type at any time before the edition ends (comp tickets, speakers).
+ */
+function checkRegistrationState(
+  edition: EditionRow,
+  ticketType: TicketTypeRow,
+  isStaffRegistration: boolean,
+  now: Date,
+): void {
+  if (edition.ends_at.getTime() <= now.getTime()) {
+    throw conflict('The edition has ended; registration is closed', {
+      ends_at: edition.ends_at.toISOString(),
+    });
+  }
+  if (isStaffRegistration) return;
+  if (edition.is_draft) throw conflict('The edition is not published; registration is not open yet');
+  if (ticketType.price_cents > 0) {
+    throw conflict('Paid tickets need checkout, which does not exist yet', {
+      price_cents: ticketType.price_cents,
+    });
+  }
+  if (edition.registration_opens_at !== null && edition.registration_opens_at.getTime() > now.getTime()) {
+    throw conflict('Registration has not opened yet', {
+      registration_opens_at: edition.registration_opens_at.toISOString(),
+    });
+  }
+}
+
+export async function register(
+  db: Database,
+  editionId: string,
+  actor: Identity,
+  body: CreateRegistrationBody,
+) {
+  // 1. Authorization (404, then 403), then the person and the ticket type (404).
+  const { edition, userId, isStaffRegistration } = await resolveRegistrant(db, editionId, actor, body.email);
+  const ticketType = await repo.findTicketType(db, body.ticket_type_id);
+  if (ticketType === undefined || ticketType.edition_id !== editionId) throw notFound('Ticket type');
+
+  // 2. State (409): the edition's dates and publication, the price, an existing registration.
+  checkRegistrationState(edition, ticketType, isStaffRegistration, new Date());
+  const existing = await repo.findActiveRegistration(db, editionId, userId);
+  if (existing !== undefined) {
+    throw conflict('This person already holds an active registration for this edition', {
+      registration_id: existing.id,
+    });
+  }
+
+  // 3. One transaction. The registration row goes in first: a concurrent registration of the same
+  //    person waits on the unique index (and gets the 409) before touching the ticket type, and a
+  //    cancellation of their previous registration (which locks the ticket type after its own row)
+  //    cannot deadlock with it. Then the seat, by one conditional update: no row back = sold out,
+  //    which rolls the registration back too. Then the participant badge.
+  const registration = await db.transaction(async (tx) => {
+    const inserted = await repo.insertRegistration(tx, {
+      id: uuidv7(),
+      edition_id: editionId,
+      ticket_type_id: ticketType.id,
+      user_id: userId,
+      status: 'confirmed',
+      created_by: actor.userId,
+    });
+    const seat = await repo.takeSeat(tx, ticketType.id);
+    if (seat === undefined) {
+      throw conflict('This ticket type is sold out', { max_quantity: ticketType.max_quantity });
+    }
+    await emitParticipantBadge(tx, inserted);
+    return inserted;
+  });
+  return serialize(registration);
+}
+
+export async function listRegistrations(
+  db: Database,
+  editionId: string,
+  actor: Identity,
+  status: RegistrationRow['status'] | undefined,
+  window: Window,
+) {
+  await requireEditionRole(db, editionId, actor, 'staff');
+  const page = await repo.listRegistrations(db, editionId, status, window);
+  return { ...page, items: page.items.map(serialize) };
+}
+
+/**
+ * The registrant, or an owner or admin of the event, cancels. As with the other guards, a
+ * registration of a draft event is unknown (404) to anyone who is neither its registrant nor a
+ * member; others get 403.
+ */
+export async function cancelRegistration(db: Database, registrationId: string, actor: Identity) {
+  const found = await repo.findRegistrationWithAccess(db, registrationId, actor.userId);
+  const isRegistrant = found?.registration.user_id === actor.userId;
+  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Registration');
+  }
+  if (!isRegistrant && !isEventRole(found.role, 'admin')) throw forbidden();
+  if (found.registration.status === 'cancelled') throw conflict('The registration is already cancelled');
+
+  const cancelled = await db.transaction(async (tx) => {
+    // Conditional: of two concurrent cancellations exactly one frees the seat.
+    const row = await repo.cancelConfirmedRegistration(tx, registrationId);
+    if (row === undefined) throw conflict('The registration is already cancelled');
+    await repo.releaseSeat(tx, row.ticket_type_id);
+    await revokeParticipantBadge(tx, row);
+    return row;
+  });
+  return serialize(cancelled);
+}

@@ -1,0 +1,8 @@
+/** What the payments module's route plugins receive (built by `paymentsModule` in index.ts). */
+import type { ModuleDeps } from '../../kernel/module.ts';
+import type { Outbox } from './webhooks/delivery/outbox.ts';
+
+export interface PaymentsDeps extends ModuleDeps {
+  /** Where writers of payment events wake the delivery workers. */
+  outbox: Outbox;
+}

@@ -1,0 +1,93 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
+import { sellers } from '../connections/connections.table.ts';
+import { collectors, PROVIDERS, wallets } from '../wallets/wallets.table.ts';
+
+export const INTENT_STATUSES = [
+  'pending',
+  'processing',
+  'succeeded',
+  'rejected',
+  'cancelled',
+  'failed',
+  'refunded',
+] as const;
+export type IntentStatus = (typeof INTENT_STATUSES)[number];
+export const INTENT_STATUS_DETAILS = [
+  'insufficient_funds',
+  'high_risk',
+  'invalid_card',
+  'card_disabled',
+  'expired_card',
+  'invalid_security_code',
+  'pending_review',
+  'expired',
+  'other',
+] as const;
+export type IntentStatusDetail = (typeof INTENT_STATUS_DETAILS)[number];
+
+/** Payment intents (contract 7.2). Status changes go through intents' one transition function. */
+export const intents = pgTable(
+  'intents',
+  {
+    id: uuid('id').primaryKey(),
+    wallet_id: uuid('wallet_id')
+      .notNull()
+      .references(() => wallets.id),
+    seller_id: uuid('seller_id')
+      .notNull()
+      .references(() => sellers.id),
+    collector_id: uuid('collector_id').references(() => collectors.id),
+    amount_cents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    sandbox: boolean('sandbox').notNull(),
+    provider: text('provider', { enum: PROVIDERS }).notNull(),
+    status: text('status', { enum: INTENT_STATUSES }).notNull(),
+    status_detail: text('status_detail', { enum: INTENT_STATUS_DETAILS }),
+    provider_data: jsonb('provider_data').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (table) => [
+    index('intents_wallet_created_idx').on(table.wallet_id, table.created_at),
+    // Inbound notifications find their intent by the provider's transaction id (issue 6).
+    index('intents_transaction_idx').on(table.provider, sql`(${table.provider_data} ->> 'transaction_id')`),
+    check('intents_amount_check', sql`${table.amount_cents} > 0`),
+    check('intents_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check(
+      'intents_status_check',
+      sql`${table.status} in ('pending', 'processing', 'succeeded', 'rejected', 'cancelled', 'failed', 'refunded')`,
+    ),
+  ],
+);
+
+/**
+ * Normalized payment events (`payment.<status>`), written in the same transaction as the intent
+ * change that caused them; the webhook pipeline (issue 6) adds one delivery per endpoint.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey(),
+    wallet_id: uuid('wallet_id')
+      .notNull()
+      .references(() => wallets.id),
+    intent_id: uuid('intent_id')
+      .notNull()
+      .references(() => intents.id),
+    type: text('type').notNull(),
+    /** What produced it: `testmode`, `simulate`, `cancel`, or a provider slug. */
+    source: text('source').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    created_at: createdAt(),
+  },
+  (table) => [
+    index('payment_events_wallet_idx').on(table.wallet_id, table.created_at),
+    index('payment_events_intent_idx').on(table.intent_id, table.created_at),
+  ],
+);
+
+export type IntentRow = typeof intents.$inferSelect;
+export type PaymentEventRow = typeof paymentEvents.$inferSelect;

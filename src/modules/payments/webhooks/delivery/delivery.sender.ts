@@ -1,0 +1,162 @@
+/**
+ * One outbound delivery attempt (contract 7.3): a Standard Webhooks `POST` with `undici`, bounded
+ * by WEBHOOK_TIMEOUT_MS from connect to the end of the body, keeping the first 4 KiB of the
+ * answer. Redirects are not followed (a 3xx is a failed attempt).
+ *
+ * When private targets are not allowed, the address actually connected to is checked, after DNS
+ * resolution: an endpoint whose name was re-pointed at the internal network after it was
+ * registered (DNS rebinding) is refused before a byte is sent.
+ */
+import { Agent, buildConnector, request } from 'undici';
+import { isPrivateAddress } from '../../../../kernel/net/private-address.ts';
+import { signWebhook } from '../../../../kernel/webhook-signature.ts';
+import { parseRetryAfter } from './delivery.schedule.ts';
+
+/** How much of a subscriber's answer is kept (contract 7.3). */
+export const RESPONSE_BODY_LIMIT = 4096;
+/** How much more of an answer is read so the connection can be reused; beyond, it is closed. */
+const DRAIN_LIMIT = 64 * 1024;
+
+export interface OutboundMessage {
+  url: string;
+  /** The event id: `webhook-id`, the same on every attempt so subscribers can de-duplicate. */
+  id: string;
+  body: string;
+  /** The endpoint's current secret, then the previous one while a rotation lasts. */
+  secrets: string[];
+}
+
+export interface AttemptResult {
+  startedAt: Date;
+  durationMs: number;
+  /** The subscriber's HTTP status, undefined when none arrived. */
+  responseStatus: number | undefined;
+  responseBody: string | undefined;
+  /** Why no usable answer arrived (timeout, connection refused, private address …). */
+  error: string | undefined;
+  retryAfterSeconds: number | undefined;
+}
+
+export interface SenderOptions {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** Open connections per subscriber origin. */
+  connectionsPerOrigin?: number;
+}
+
+class PrivateTargetError extends Error {
+  constructor(address: string) {
+    super(`refused: the endpoint resolves to a private address (${address})`);
+    this.name = 'PrivateTargetError';
+  }
+}
+
+export interface Sender {
+  send(message: OutboundMessage): Promise<AttemptResult>;
+  close(): Promise<void>;
+}
+
+export function createSender(options: SenderOptions): Sender {
+  const connect = buildConnector({ timeout: options.timeoutMs });
+  const agent = new Agent({
+    connections: options.connectionsPerOrigin ?? 64,
+    keepAliveTimeout: 4_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: options.allowPrivateTargets
+      ? { timeout: options.timeoutMs }
+      : (connectOptions, callback) =>
+          connect(connectOptions, (error, socket) => {
+            if (error !== null) return callback(error, null);
+            const address = socket.remoteAddress;
+            if (address === undefined || isPrivateAddress(address)) {
+              socket.destroy();
+              return callback(new PrivateTargetError(address ?? 'unknown'), null);
+            }
+            callback(null, socket);
+          }),
+  });
+
+  return {
+    async send(message) {
+      const startedAt = new Date();
+      const started = performance.now();
+      const timestamp = Math.floor(startedAt.getTime() / 1000);
+      const result = (partial: Partial<AttemptResult>): AttemptResult => ({
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        responseStatus: undefined,
+        responseBody: undefined,
+        error: undefined,
+        retryAfterSeconds: undefined,
+        ...partial,
+      });
+      try {
+        const response = await request(message.url, {
+          method: 'POST',
+          dispatcher: agent,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Convene-Webhooks/1',
+            'webhook-id': message.id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(
+              { id: message.id, timestamp, body: message.body },
+              message.secrets,
+            ),
+          },
+          body: message.body,
+        });
+        const responseBody = await readLimited(response.body);
+        return result({
+          responseStatus: response.statusCode,
+          responseBody,
+          retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+        });
+      } catch (error) {
+        return result({ error: describe(error, options.timeoutMs) });
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+type Body = Awaited<ReturnType<typeof request>>['body'];
+
+/**
+ * The first RESPONSE_BODY_LIMIT bytes as text. The rest is read and dropped up to DRAIN_LIMIT so
+ * the connection can serve the next delivery; past that, leaving the loop destroys the body and
+ * closes the connection.
+ */
+async function readLimited(body: Body): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let read = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    if (kept < RESPONSE_BODY_LIMIT) {
+      const part = buffer.subarray(0, RESPONSE_BODY_LIMIT - kept);
+      chunks.push(part);
+      kept += part.length;
+    }
+    read += buffer.length;
+    if (read > DRAIN_LIMIT) break;
+  }
+  // A multi-byte character cut at the limit becomes U+FFFD rather than failing the decode.
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/** A short, secret-free reason for a failed attempt. */
+function describe(error: unknown, timeoutMs: number): string {
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/.test(err.code ?? '')) {
+    return `timed out after ${timeoutMs} ms`;
+  }
+  if (err.name === 'PrivateTargetError') return err.message ?? 'refused: private address';
+  const cause = err.cause as { code?: string; message?: string; name?: string } | undefined;
+  if (cause?.name === 'PrivateTargetError') return cause.message ?? 'refused: private address';
+  const code = err.code ?? cause?.code;
+  if (code !== undefined) return `connection failed (${code})`;
+  return `request failed: ${err.message ?? String(error)}`.slice(0, 300);
+}

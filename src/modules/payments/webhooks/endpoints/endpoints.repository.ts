@@ -1,0 +1,110 @@
+/** SQL of webhook endpoints. The sealed secrets never leave this file except through `findSecrets`. */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../../../kernel/db/paging.ts';
+import { isOwnedBy } from '../../wallets/wallets.repository.ts';
+import { type WebhookEndpointRow, webhookEndpoints } from './endpoints.table.ts';
+
+export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
+export type EndpointPatch = Partial<
+  Pick<
+    NewEndpoint,
+    | 'name'
+    | 'url'
+    | 'enabled'
+    | 'event_types'
+    | 'disabled_reason'
+    | 'secret'
+    | 'previous_secret'
+    | 'previous_secret_expires_at'
+  >
+>;
+
+/** Public columns of an endpoint: no secret. */
+const publicColumns = {
+  id: webhookEndpoints.id,
+  wallet_id: webhookEndpoints.wallet_id,
+  name: webhookEndpoints.name,
+  url: webhookEndpoints.url,
+  enabled: webhookEndpoints.enabled,
+  event_types: webhookEndpoints.event_types,
+  disabled_reason: webhookEndpoints.disabled_reason,
+  created_at: webhookEndpoints.created_at,
+  updated_at: webhookEndpoints.updated_at,
+};
+export type PublicEndpoint = Pick<
+  WebhookEndpointRow,
+  | 'id'
+  | 'wallet_id'
+  | 'name'
+  | 'url'
+  | 'enabled'
+  | 'event_types'
+  | 'disabled_reason'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export async function insertEndpoint(db: Executor, values: NewEndpoint): Promise<PublicEndpoint> {
+  const [row] = await db.insert(webhookEndpoints).values(values).returning(publicColumns);
+  return row!;
+}
+
+/** The endpoint, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findEndpointOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<PublicEndpoint | undefined> {
+  const [row] = await db
+    .select(publicColumns)
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), isOwnedBy(webhookEndpoints.wallet_id, ownerId)))
+    .limit(1);
+  return row;
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  id: string,
+  patch: EndpointPatch,
+): Promise<PublicEndpoint> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ ...patch, updated_at: sql`now()` })
+    .where(eq(webhookEndpoints.id, id))
+    .returning(publicColumns);
+  return row!;
+}
+
+export async function deleteEndpoint(db: Executor, id: string): Promise<PublicEndpoint | undefined> {
+  const [row] = await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning(publicColumns);
+  return row;
+}
+
+/** The sealed current secret (for a rotation), with a row lock inside a transaction. */
+export async function lockSecret(db: Executor, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ secret: webhookEndpoints.secret })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, id))
+    .for('update')
+    .limit(1);
+  return row?.secret;
+}
+
+/** The wallet's endpoints, newest first (ids are time-ordered, so they break ties). */
+export function listEndpointsOfWallet(db: Executor, walletId: string, window: Window) {
+  const ofWallet = eq(webhookEndpoints.wallet_id, walletId);
+  return pageOf<PublicEndpoint>(
+    window,
+    db
+      .select(publicColumns)
+      .from(webhookEndpoints)
+      .where(ofWallet)
+      .orderBy(desc(webhookEndpoints.created_at), desc(webhookEndpoints.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(webhookEndpoints).where(ofWallet),
+  );
+}

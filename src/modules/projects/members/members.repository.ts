@@ -1,0 +1,11 @@
+/** The project_members table, through the kernel's membership SQL. */
+import { membershipRepository } from '../../../kernel/membership/membership.repository.ts';
+import { type ProjectRole, projectMembers } from '../projects/projects.table.ts';
+
+export const projectMembersRepository = membershipRepository<ProjectRole>({
+  table: projectMembers,
+  parentId: projectMembers.project_id,
+  userId: projectMembers.user_id,
+  role: projectMembers.role,
+  createdAt: projectMembers.created_at,
+});

@@ -1,0 +1,32 @@
+/**
+ * Project members (contract 6), through the kernel's membership. Projects need no lock: an add or
+ * a removal is one statement and nothing else locks the project row.
+ */
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import type { Window } from '../../../kernel/db/paging.ts';
+import { membership } from '../../../kernel/membership/membership.service.ts';
+import { requireProjectRole } from '../access.ts';
+import type { ProjectRole } from '../projects/projects.table.ts';
+import { projectMembersRepository } from './members.repository.ts';
+import type { AddProjectMemberBody } from './members.schemas.ts';
+
+const members = membership<ProjectRole>({
+  repository: projectMembersRepository,
+  requireRole: requireProjectRole,
+  listRole: 'member',
+  noun: 'project',
+  primaryKey: { constraint: 'project_members_pk', field: 'actor_email' },
+});
+
+export const listMembers = (db: Database, projectId: string, actor: Identity, window: Window) =>
+  members.list(db, projectId, actor, window);
+
+export const addMember = (db: Database, projectId: string, actor: Identity, body: AddProjectMemberBody) =>
+  members.add(db, projectId, actor, body.actor_email, body.role);
+
+/** Removes the member named by `email`; answers `{}` (contract 6). */
+export async function removeMember(db: Database, projectId: string, actor: Identity, email: string) {
+  await members.remove(db, projectId, actor, email);
+  return {};
+}

@@ -1,0 +1,184 @@
+/** Routes of contract 6: projects and their members. Handlers: authorize via service, envelope. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  PageQuerySchema,
+} from '../../../kernel/http/schemas.ts';
+import type { ModuleDeps } from '../../../kernel/module.ts';
+import {
+  AddProjectMemberBody,
+  PROJECT_MEMBER_EXAMPLE,
+  ProjectMember,
+  RemoveProjectMemberBody,
+} from '../members/members.schemas.ts';
+import * as members from '../members/members.service.ts';
+import {
+  CreateProjectBody,
+  Empty,
+  MyProject,
+  PROJECT_EXAMPLE,
+  Project,
+  UpdateProjectBody,
+} from './projects.schemas.ts';
+import * as projects from './projects.service.ts';
+
+const tags = ['projects'];
+
+export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+  app.post(
+    '/projects',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Create a project',
+        description:
+          'Any authenticated caller. The caller becomes the owner. `slug` is unique across projects (409).',
+        body: CreateProjectBody,
+        response: {
+          201: envelope(Project, PROJECT_EXAMPLE, 'projects', 201),
+          ...errorResponses(400, 401, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      created(request, reply, await projects.createProject(db, actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/projects',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'List my projects',
+        description: 'Projects where the caller holds any role, newest first, each with the caller `role`.',
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(MyProject, { ...PROJECT_EXAMPLE, role: 'owner' }, 'projects'),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) =>
+      paginated(request, await projects.listMyProjects(db, actorOf(request), pageWindow(request.query))),
+  );
+
+  app.get(
+    '/projects/:project_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Read a project',
+        description: 'Any member. A project is private: to a non-member it is unknown (404).',
+        params: idParams('project_id'),
+        response: { 200: envelope(Project, PROJECT_EXAMPLE, 'projects'), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) =>
+      ok(request, await projects.getProject(db, request.params.project_id, actorOf(request))),
+  );
+
+  app.patch(
+    '/projects/:project_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Update a project',
+        description:
+          'Owner or admin (a member gets 403, a non-member 404). `name` and/or `slug`, at least one; ' +
+          'a slug taken by another project is a 409.',
+        params: idParams('project_id'),
+        body: UpdateProjectBody,
+        response: {
+          200: envelope(Project, PROJECT_EXAMPLE, 'projects'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await projects.updateProject(db, request.params.project_id, actorOf(request), request.body),
+      ),
+  );
+
+  app.get(
+    '/projects/:project_id/members',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'List project members',
+        description: 'Any member (a non-member gets 404). The owner first, then admins, then members.',
+        params: idParams('project_id'),
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(ProjectMember, PROJECT_MEMBER_EXAMPLE, 'projects'),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    async (request) =>
+      paginated(
+        request,
+        await members.listMembers(db, request.params.project_id, actorOf(request), pageWindow(request.query)),
+      ),
+  );
+
+  app.post(
+    '/projects/:project_id/members',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Add a project member',
+        description:
+          'Owner or admin; only the owner adds an admin (403). `actor_email` names an existing actor ' +
+          '(case-insensitive; 404 when nobody with that e-mail has called the API); 409 when already a member.',
+        params: idParams('project_id'),
+        body: AddProjectMemberBody,
+        response: {
+          201: envelope(ProjectMember, PROJECT_MEMBER_EXAMPLE, 'projects', 201),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      created(
+        request,
+        reply,
+        await members.addMember(db, request.params.project_id, actorOf(request), request.body),
+      ),
+  );
+
+  app.delete(
+    '/projects/:project_id/members',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Remove a project member',
+        description:
+          'Owner or admin; only the owner removes an admin (403). Removes the member named by `actor_email` ' +
+          '(case-insensitive; 404 when no member has it). The owner cannot be removed (409). ' +
+          'Answers 200 with `data` `{}`.',
+        params: idParams('project_id'),
+        body: RemoveProjectMemberBody,
+        response: { 200: envelope(Empty, {}, 'projects'), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await members.removeMember(db, request.params.project_id, actorOf(request), request.body.actor_email),
+      ),
+  );
+};
