@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ActorDirectory } from './kernel/auth/directory.ts';
 import { registerAuth } from './kernel/auth/plugin.ts';
 import type { TokenVerifier } from './kernel/auth/verifier.ts';
+import { type Clock, systemClock } from './kernel/clock.ts';
 import type { Config } from './kernel/config.ts';
 import type { DatabaseHandle } from './kernel/db/client.ts';
 import { registerJsonParser } from './kernel/http/body.ts';
@@ -43,6 +44,8 @@ export interface AppDeps {
   shedLoad?: boolean;
   /** Run the webhook delivery worker in this process; default WEBHOOK_WORKER (true). */
   worker?: boolean;
+  /** Time of the in-process caches (public microcache, actor directory); tests move it by hand. */
+  clock?: Clock;
 }
 
 export type App = FastifyInstance;
@@ -122,8 +125,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const documents = await registerDocs(app, config);
 
-  registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db) });
-  registerPublicCache(app, { ttlMs: config.publicCacheTtlMs });
+  const clock = deps.clock ?? systemClock;
+  registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
+  registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
   await app.register(systemRoutes, { database: deps.database, documents });
   await app.register(eventsModule, { db: deps.database.db, config });

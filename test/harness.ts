@@ -9,6 +9,7 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import type { Static } from 'typebox';
 import { type App, buildApp } from '../src/app.ts';
 import { createVerifier } from '../src/kernel/auth/verifier.ts';
+import type { Clock } from '../src/kernel/clock.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import type { Database } from '../src/kernel/db/client.ts';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
@@ -151,6 +152,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Capture the service's logs, with the production logger options, in this stream. */
   logStream?: Writable;
+  /** The time of the verifier and the in-process caches (default: the system clock). */
+  clock?: Clock;
 }
 
 export async function createTestApp(
@@ -168,12 +171,22 @@ export async function createTestApp(
     ...env,
   });
   const database = await createTestDatabase();
-  const verifier = await createVerifier(config.auth);
+  const verifier = await createVerifier(
+    config.auth,
+    options.clock === undefined ? {} : { now: options.clock.now },
+  );
   const logger =
     options.logStream === undefined
       ? false
       : { ...(loggerOptions(config) as object), stream: options.logStream };
-  const app = await buildApp({ config, database: database.handle, verifier, logger, shedLoad: false });
+  const app = await buildApp({
+    config,
+    database: database.handle,
+    verifier,
+    logger,
+    shedLoad: false,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
   await app.ready();
 
   const request = async <Res = unknown, Req = unknown>(

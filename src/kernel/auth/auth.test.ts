@@ -63,6 +63,8 @@ describe('token verification with a JWKS URL', () => {
     await assert.rejects(verifier.verify(await sign(second)), { code: 'UNAUTHORIZED' });
     assert.equal(fetches, 1);
 
+    // The cooldown is jose's own (createRemoteJWKSet reads Date.now, no clock can be given), so
+    // the test waits out the short 300 ms it configured rather than faking the process's timers.
     await sleep(350);
     assert.equal((await verifier.verify(await sign(second))).email, person.email);
     assert.equal(fetches, 2);

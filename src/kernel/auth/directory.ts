@@ -1,9 +1,11 @@
 /**
  * Records every authenticated caller in the actor directory without a write per request: a
- * bounded in-process cache remembers what was written and when, and the row is written again only
- * when the e-mail changed or the last write is older than REFRESH_MS (so `last_seen_at` is accurate
- * to that window).
+ * bounded in-process cache (`lru-cache`) remembers which e-mail was written for a user, for
+ * REFRESH_MS, and the row is written again only when the e-mail changed or that time has passed
+ * (so `last_seen_at` is accurate to that window).
  */
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
 import { upsertActor } from './actors.repository.ts';
 import type { Identity } from './identity.ts';
@@ -12,22 +14,24 @@ const REFRESH_MS = 5 * 60_000;
 const MAX_ENTRIES = 10_000;
 
 export class ActorDirectory {
-  private readonly written = new Map<string, { email: string; at: number }>();
+  /** user id -> the e-mail last written for it, forgotten REFRESH_MS after the write. */
+  private readonly written: LRUCache<string, string>;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    clock: Clock,
+  ) {
+    this.written = new LRUCache<string, string>({
+      max: MAX_ENTRIES,
+      ttl: REFRESH_MS,
+      ttlResolution: 0,
+      perf: clock,
+    });
+  }
 
   async record(identity: Identity): Promise<void> {
-    const now = Date.now();
-    const seen = this.written.get(identity.userId);
-    if (seen !== undefined && seen.email === identity.email && now - seen.at < REFRESH_MS) return;
+    if (this.written.get(identity.userId) === identity.email) return;
     await upsertActor(this.db, identity.userId, identity.email);
-    // Map keeps insertion order: delete-then-set moves the entry to the end, so the first key is
-    // the least recently written one and is the one evicted.
-    this.written.delete(identity.userId);
-    this.written.set(identity.userId, { email: identity.email, at: now });
-    if (this.written.size > MAX_ENTRIES) {
-      const oldest = this.written.keys().next().value;
-      if (oldest !== undefined) this.written.delete(oldest);
-    }
+    this.written.set(identity.userId, identity.email);
   }
 }

@@ -16,10 +16,13 @@
  * - The cache belongs to one verifier, whose issuer, audience and keys were applied when the entry
  *   was stored; `nbf` and `iat` were then at most the allowed skew ahead, and time only moves
  *   forward.
- * - Size is bounded: past `maxEntries` the oldest stored entry is dropped (a Map iterates in
- *   insertion order). Hits do not reorder entries, so a hit costs a hash and a lookup, not a
- *   delete and re-insert. Expired entries are dropped lazily, when looked up or evicted; no timers.
+ * - Size is bounded: past `maxEntries` the least recently used entry is dropped (`lru-cache`).
+ *   Each entry carries its own TTL (the time left until the earlier of `exp` and the cap), checked
+ *   against the injected clock on every lookup; an expired entry is dropped when looked up or
+ *   evicted, with no timers.
  */
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.ts';
 import { hashToken } from '../tokens.ts';
 import type { Identity } from './identity.ts';
 
@@ -29,32 +32,30 @@ export interface VerifiedTokenCacheOptions {
   /** Longest time an entry is trusted, whatever the token's `exp`. */
   maxAgeMs: number;
   /** Current time in epoch milliseconds. */
-  now: () => number;
-}
-
-interface Entry {
-  identity: Identity;
-  /** Epoch milliseconds from which the entry no longer counts. */
-  expiresAt: number;
+  now: Clock['now'];
 }
 
 export class VerifiedTokenCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Identity>;
 
-  constructor(private readonly options: VerifiedTokenCacheOptions) {}
+  constructor(private readonly options: VerifiedTokenCacheOptions) {
+    this.entries = new LRUCache<string, Identity>({
+      max: options.maxEntries,
+      // Per-entry TTLs; 0 makes every lookup read the clock (no cached "now", no timer).
+      ttlResolution: 0,
+      perf: { now: options.now },
+    });
+  }
 
   get size(): number {
+    // lru-cache counts an expired entry until it is looked up; `purgeStale` makes the count exact.
+    this.entries.purgeStale();
     return this.entries.size;
   }
 
   /** The identity of a token accepted before and still within its lifetime here, else undefined. */
   get(token: string): Identity | undefined {
-    const key = hashToken(token);
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (this.options.now() < entry.expiresAt) return entry.identity;
-    this.entries.delete(key);
-    return undefined;
+    return this.entries.get(hashToken(token));
   }
 
   /**
@@ -63,15 +64,10 @@ export class VerifiedTokenCache {
    */
   set(token: string, identity: Identity, exp: number, verifiedAt: number): void {
     const expiresAt = Math.min(exp * 1000, verifiedAt + this.options.maxAgeMs);
-    if (expiresAt <= this.options.now()) return;
-    const key = hashToken(token);
-    // Delete first so a re-stored key moves to the end of the insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, { identity, expiresAt });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+    // lru-cache treats an entry as stale once `now - start > ttl`; ours ends at `now >= expiresAt`,
+    // hence one millisecond less. A TTL of 0 would mean "forever", so nothing that short is stored.
+    const ttl = expiresAt - this.options.now() - 1;
+    if (ttl <= 0) return;
+    this.entries.set(hashToken(token), identity, { ttl });
   }
 }

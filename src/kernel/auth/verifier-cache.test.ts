@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { expectError, expectOk } from '../../../test/assertions.ts';
+import { manualClock } from '../../../test/clock.ts';
 import { createTestApp, signToken, type TestApp } from '../../../test/harness.ts';
 import type { MyEvent } from '../../modules/events/events/events.schemas.ts';
 import { uuidv7 } from '../db/ids.ts';
@@ -28,20 +28,6 @@ function sign(key: KeyPair, options: { exp?: number | null; claims?: Record<stri
     .setSubject(person.id);
   if (options.exp !== null) jwt.setExpirationTime(options.exp ?? '1h');
   return jwt.sign(key.privateKey);
-}
-
-/** A clock the test moves by hand; it starts at the real time so freshly signed tokens are valid. */
-function manualClock() {
-  let at = Date.now();
-  return {
-    now: () => at,
-    advance(ms: number) {
-      at += ms;
-    },
-    set(ms: number) {
-      at = ms;
-    },
-  };
 }
 
 /** A JWKS endpoint whose key list the test changes (a rotation at the identity service). */
@@ -212,7 +198,7 @@ describe('remembered tokens and claims', () => {
 });
 
 describe('VerifiedTokenCache', () => {
-  it('never holds more than maxEntries and evicts in insertion order', () => {
+  it('never holds more than maxEntries, dropping the least recently used', () => {
     const clock = manualClock();
     const cache = new VerifiedTokenCache({ maxEntries: 3, maxAgeMs: 60_000, now: clock.now });
     const exp = seconds(clock.now()) + 3600;
@@ -251,17 +237,19 @@ describe('VerifiedTokenCache', () => {
 
 describe('a remembered token over HTTP', () => {
   let t: TestApp;
+  const clock = manualClock();
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { clock });
   });
   after(() => t.close());
 
-  it('is a 401 once its exp has passed (real time, no injected clock)', async () => {
+  it('is a 401 once its exp has passed by the clock of the app', async () => {
     const token = await signToken({ id: uuidv7(), email: 'short@example.com' }, { expiresIn: '2s' });
+    clock.set(Date.now());
     expectOk(await t.get<MyEvent[]>('/events/mine', { token }));
     expectOk(await t.get<MyEvent[]>('/events/mine', { token }));
     // exp is whole seconds from the signing second, so at most 2 s from now.
-    await sleep(2_050);
+    clock.advance(2_001);
     expectError(await t.get<MyEvent[]>('/events/mine', { token }), 401, 'UNAUTHORIZED');
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../test/assertions.ts';
+import { type ManualClock, manualClock } from '../../../test/clock.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
 import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
 import type { Event } from '../../modules/events/events/events.schemas.ts';
@@ -33,9 +33,11 @@ describe('public microcache', () => {
   let owner: TestUser;
   let ids: { eventId: string; editionId: string };
   const url = '/events/cache-a:by-slug/editions/first:by-slug';
+  // The cache's time: moved by the tests, so a TTL passes without sleeping.
+  const clock: ManualClock = manualClock();
 
   before(async () => {
-    t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '300' });
+    t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '300' }, { clock });
     owner = await t.actor('owner');
     ids = await publishedEdition(t, owner, 'cache-a');
   });
@@ -44,11 +46,15 @@ describe('public microcache', () => {
   it('replays an anonymous read with a fresh timestamp', async () => {
     const first = await t.get(url);
     assert.equal(first.headers['x-cache'], 'miss');
-    await sleep(5);
+    clock.advance(100);
     const second = await t.get(url);
     assert.equal(second.headers['x-cache'], 'hit');
     assert.deepEqual(expectOk(second), expectOk(first));
-    assert.ok(second.body.timestamp > first.body.timestamp, 'the timestamp is the time of the answer');
+    assert.equal(
+      second.body.timestamp,
+      new Date(clock.now()).toISOString(),
+      'the timestamp is the time of the answer',
+    );
     assert.match(String(second.headers['content-type']), /^application\/json/);
     assert.ok(second.headers['x-request-id']);
   });
@@ -83,7 +89,7 @@ describe('public microcache', () => {
       null,
       'within the TTL the cached answer stands',
     );
-    await sleep(350);
+    clock.advance(301);
     assert.equal(expectOk(await t.get<Edition>(url)).tagline, 'From elsewhere');
   });
 

@@ -12,9 +12,12 @@
  *   anonymous readers up to one TTL late;
  * - only 200 answers are kept (a 404 is never cached), and the rate limit still applies: the
  *   lookup runs after the limiter's hook.
- * Answers say `x-cache: hit` or `miss`.
+ * Answers say `x-cache: hit` or `miss`. The store is an `lru-cache` bounded by MAX_ENTRIES, its TTL
+ * read from the app's clock (tests move it instead of sleeping).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,7 +29,6 @@ interface Entry {
   /** The answer split around its timestamp, which is replaced on every hit. */
   head: string;
   tail: string;
-  expiresAt: number;
 }
 
 const MAX_ENTRIES = 5_000;
@@ -36,21 +38,28 @@ const ISO_LENGTH = 24;
 const isAnonymousGet = (request: FastifyRequest) =>
   request.method === 'GET' && request.headers.authorization === undefined;
 
-export function registerPublicCache(app: FastifyInstance, options: { ttlMs: number }): void {
+export function registerPublicCache(app: FastifyInstance, options: { ttlMs: number; clock: Clock }): void {
   if (options.ttlMs <= 0) return;
-  const entries = new Map<string, Entry>();
+  const { clock } = options;
+  // ttlResolution 0: every lookup reads the clock (no cached "now" and no timer behind it).
+  const entries = new LRUCache<string, Entry>({
+    max: MAX_ENTRIES,
+    ttl: options.ttlMs,
+    ttlResolution: 0,
+    perf: clock,
+  });
 
   const lookup: onRequestHookHandler = (request, reply, done) => {
     if (!isAnonymousGet(request)) return done();
     const entry = entries.get(request.url);
-    if (entry === undefined || entry.expiresAt <= Date.now()) {
+    if (entry === undefined) {
       reply.header('x-cache', 'miss');
       return done();
     }
     reply
       .header('x-cache', 'hit')
       .type('application/json; charset=utf-8')
-      .send(entry.head + new Date().toISOString() + entry.tail);
+      .send(entry.head + new Date(clock.now()).toISOString() + entry.tail);
   };
 
   const store = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -59,12 +68,7 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
     const at = payload.lastIndexOf(TIMESTAMP_FIELD);
     if (at < 0) return;
     const start = at + TIMESTAMP_FIELD.length;
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-    entries.set(request.url, {
-      head: payload.slice(0, start),
-      tail: payload.slice(start + ISO_LENGTH),
-      expiresAt: Date.now() + options.ttlMs,
-    });
+    entries.set(request.url, { head: payload.slice(0, start), tail: payload.slice(start + ISO_LENGTH) });
   };
 
   app.addHook('onRoute', (route) => {

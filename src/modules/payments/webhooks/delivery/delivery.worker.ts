@@ -12,14 +12,16 @@
  * - Results: finished attempts are recorded together in one statement per tick, fenced by claim.
  */
 import type { Logger } from 'pino';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
-import { open } from '../../../../kernel/secret-box.ts';
 import { EVENT_DATA_FIELDS } from '../../intents/intents.transitions.ts';
-import { nextAttemptDelay } from './delivery.schedule.ts';
-import { createSender, type Sender } from './delivery.sender.ts';
+import { decide } from './delivery.decision.ts';
+import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
+import { ClaimPacer } from './delivery.pacing.ts';
+import { SigningSecrets } from './delivery.secrets.ts';
+import { type AttemptResult, createSender, type Sender } from './delivery.sender.ts';
 import * as queue from './delivery-queue.repository.ts';
 import { DELIVERY_CHANNEL, type LocalOutbox } from './outbox.ts';
 
@@ -42,51 +44,12 @@ export interface WorkerOptions {
   outbox?: LocalOutbox | undefined;
 }
 
-/** Connections of a worker's own pool, so claims never queue behind requests. */
-const WORKER_POOL_SIZE = 3;
-
-/**
- * Session settings of the worker's connections (PostgreSQL server only):
- * - `synchronous_commit = off`: a claim or a recorded attempt does not wait for its WAL to reach
- *   disk. If the server crashes, the last few of them may be lost, and the deliveries concerned
- *   are attempted again once their lease runs out: a duplicate, which at-least-once delivery
- *   allows, never a lost delivery (those are written by the API with a durable commit).
- * - `plan_cache_mode = force_generic_plan`: the worker's statements are prepared and their best
- *   plan does not depend on the values (a batch of ids, a claim id), so each is planned once per
- *   connection instead of on every call (the batch arrays made the planner keep re-planning).
- * - `enable_seqscan = off`: every worker statement is a lookup by key or by the due index. A plan
- *   made while a table was nearly empty (a new database) would otherwise keep scanning the whole
- *   table as it grows, until the next ANALYZE; the benchmark saw the record statement cost six
- *   times more that way.
- */
-const WORKER_SESSION_SETTINGS = {
-  synchronous_commit: 'off',
-  plan_cache_mode: 'force_generic_plan',
-  enable_seqscan: 'off',
-};
-
-/** The worker's own connections (the embedded database has one: the same handle). */
-export function openWorkerPool(database: DatabaseHandle): ReturnType<DatabaseHandle['dedicated']> {
-  return database.dedicated(WORKER_POOL_SIZE, { settings: WORKER_SESSION_SETTINGS });
-}
-
 /** Extra lease beyond the attempt timeout, for recording the result. */
 const LEASE_MARGIN_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
-/**
- * Under load every commit wakes the worker; claiming at most this often turns a stream of one-row
- * claims into batches (the benchmark found claims at one or two rows each to be half of
- * PostgreSQL's work). It adds at most this much to a delivery's latency.
- */
+/** The shortest time between two claims started by wake-ups (see delivery.pacing.ts). */
 const DEFAULT_CLAIM_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;
-const SECRET_CACHE_LIMIT = 1_000;
-
-interface WorkerMetrics {
-  attempts: Counter<'result'>;
-  completed: Counter<'status'>;
-  duration: Histogram;
-}
 
 export class DeliveryWorker {
   private readonly db: Database;
@@ -96,10 +59,10 @@ export class DeliveryWorker {
   private readonly concurrency: number;
   private readonly batchSize: number;
   private readonly pollMs: number;
-  private readonly claimIntervalMs: number;
+  private readonly pacer: ClaimPacer;
   private readonly leaseMs: number;
   private readonly metrics: WorkerMetrics | undefined;
-  private readonly secrets = new Map<string, string>();
+  private readonly secrets: SigningSecrets;
 
   private running = false;
   private pumping = false;
@@ -113,8 +76,6 @@ export class DeliveryWorker {
   private gone = new Set<string>();
   private flushing = false;
   private poll: NodeJS.Timeout | undefined;
-  private pumpTimer: NodeJS.Timeout | undefined;
-  private lastClaimAt = Number.NEGATIVE_INFINITY;
   private unlisten: (() => Promise<void>) | undefined;
   private unsubscribe: (() => void) | undefined;
   private idleWaiters: Array<() => void> = [];
@@ -126,13 +87,20 @@ export class DeliveryWorker {
     this.concurrency = options.concurrency ?? 64;
     this.batchSize = options.batchSize ?? 32;
     this.pollMs = options.pollMs ?? 1_000;
-    this.claimIntervalMs = options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS;
+    this.pacer = new ClaimPacer(options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
+    this.secrets = new SigningSecrets(options.config.secretsKey);
     this.leaseMs = options.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
     this.sender = createSender({
       timeoutMs: options.config.webhooks.timeoutMs,
       allowPrivateTargets: options.config.webhooks.allowPrivateTargets,
     });
-    this.metrics = options.registry === undefined ? undefined : this.registerMetrics(options.registry);
+    this.metrics =
+      options.registry === undefined
+        ? undefined
+        : registerWorkerMetrics(options.registry, {
+            due: () => queue.countDue(this.db),
+            inFlight: () => this.inFlight,
+          });
   }
 
   async start(): Promise<void> {
@@ -155,8 +123,7 @@ export class DeliveryWorker {
     if (!this.running) return;
     this.running = false;
     clearInterval(this.poll);
-    clearTimeout(this.pumpTimer);
-    this.pumpTimer = undefined;
+    this.pacer.cancel();
     this.unsubscribe?.();
     await this.unlisten?.().catch(() => {});
     const idle = new Promise<void>((resolve) => {
@@ -187,17 +154,8 @@ export class DeliveryWorker {
       this.wakeAgain = true;
       return;
     }
-    if (this.pumpTimer !== undefined) return;
-    const wait = this.lastClaimAt + this.claimIntervalMs - performance.now();
-    if (wait <= 0) {
-      void this.pump();
-      return;
-    }
-    this.pumpTimer = setTimeout(() => {
-      this.pumpTimer = undefined;
-      this.wake();
-    }, wait);
-    this.pumpTimer.unref();
+    if (this.pacer.defer(() => this.wake())) return;
+    void this.pump();
   }
 
   private async pump(): Promise<void> {
@@ -207,7 +165,7 @@ export class DeliveryWorker {
       while (this.running && this.inFlight < this.concurrency) {
         const room = Math.min(this.batchSize, this.concurrency - this.inFlight);
         const claimId = uuidv7();
-        this.lastClaimAt = performance.now();
+        this.pacer.claimed();
         const claimed = await queue.claimDue(this.db, claimId, room, this.leaseMs);
         this.backlog = claimed.length === room;
         await this.dispatch(claimed, claimId);
@@ -253,7 +211,7 @@ export class DeliveryWorker {
         url: delivery.url,
         id: delivery.event_id,
         body,
-        secrets: this.signingSecrets(delivery),
+        secrets: this.secrets.of(delivery),
       });
       outcome = this.judge(delivery, claimId, result);
     } catch (error) {
@@ -272,75 +230,22 @@ export class DeliveryWorker {
     this.flushSoon();
   }
 
-  /** The delivery's next state after an attempt (contract 7.3). */
+  /** Applies the retry decision (delivery.decision.ts): metrics, log, 410, an early wake-up. */
   private judge(
     delivery: queue.ClaimedDelivery,
     claimId: string,
-    result: Awaited<ReturnType<Sender['send']>>,
+    result: AttemptResult,
   ): queue.AttemptOutcome {
-    const status = result.responseStatus;
-    const base = {
-      deliveryId: delivery.id,
-      claimId,
-      startedAt: result.startedAt,
-      durationMs: result.durationMs,
-      responseStatus: status ?? null,
-      responseBody: result.responseBody ?? null,
-      error: result.error ?? null,
-    };
+    const decision = decide(delivery, claimId, result, this.config.webhooks.retryScheduleSeconds);
     this.metrics?.duration.observe(result.durationMs / 1000);
-    if (status !== undefined && status >= 200 && status <= 299) {
-      this.metrics?.attempts.inc({ result: 'success' });
-      return { ...base, status: 'delivered', retryInSeconds: null };
+    this.metrics?.attempts.inc({ result: decision.success ? 'success' : 'failure' });
+    if (decision.endpointGone) this.gone.add(delivery.endpoint_id);
+    if (decision.log !== undefined) this.log[decision.log.level](decision.log.context, decision.log.message);
+    const retryIn = decision.outcome.retryInSeconds;
+    if (retryIn !== null && retryIn * 1000 < this.pollMs) {
+      setTimeout(() => this.wake(), retryIn * 1000 + 10).unref();
     }
-    this.metrics?.attempts.inc({ result: 'failure' });
-    const attemptsMade = delivery.attempts + 1;
-    const context = {
-      delivery_id: delivery.id,
-      endpoint_id: delivery.endpoint_id,
-      attempt: attemptsMade,
-      response_status: status,
-      error: result.error,
-    };
-    if (status === 410) {
-      this.gone.add(delivery.endpoint_id);
-      this.log.warn(context, 'subscriber answered 410 Gone: delivery failed, endpoint disabled');
-      return { ...base, status: 'failed', retryInSeconds: null };
-    }
-    const delay = nextAttemptDelay(
-      this.config.webhooks.retryScheduleSeconds,
-      attemptsMade,
-      result.retryAfterSeconds,
-    );
-    if (delay === undefined) {
-      this.log.warn(context, 'webhook delivery failed: last attempt of the schedule');
-      return { ...base, status: 'failed', retryInSeconds: null };
-    }
-    this.log.info({ ...context, retry_in_s: Math.round(delay * 10) / 10 }, 'webhook attempt failed');
-    if (delay * 1000 < this.pollMs) setTimeout(() => this.wake(), delay * 1000 + 10).unref();
-    return { ...base, status: 'pending', retryInSeconds: delay };
-  }
-
-  /** The current secret, plus the previous one while its rotation window lasts. */
-  private signingSecrets(delivery: queue.ClaimedDelivery): string[] {
-    const secrets = [this.unseal(delivery.secret)];
-    const expires = delivery.previous_secret_expires_at;
-    if (delivery.previous_secret !== null && expires !== null && new Date(expires).getTime() > Date.now()) {
-      secrets.push(this.unseal(delivery.previous_secret));
-    }
-    return secrets;
-  }
-
-  private unseal(sealed: string): string {
-    let secret = this.secrets.get(sealed);
-    if (secret === undefined) {
-      const key = this.config.secretsKey;
-      if (key === undefined) throw new Error('SECRETS_KEY is not configured');
-      secret = open(key, sealed);
-      if (this.secrets.size >= SECRET_CACHE_LIMIT) this.secrets.clear();
-      this.secrets.set(sealed, secret);
-    }
-    return secret;
+    return decision.outcome;
   }
 
   private flushSoon(): void {
@@ -383,47 +288,5 @@ export class DeliveryWorker {
       if (this.backlog) this.wake();
     }
     this.flushing = false;
-  }
-
-  private registerMetrics(registry: Registry): WorkerMetrics {
-    const registers = [registry];
-    const db = this.db;
-    new Gauge({
-      name: 'webhook_deliveries_due',
-      help: 'Pending webhook deliveries due now and not claimed (queue depth)',
-      registers,
-      async collect() {
-        this.set(await queue.countDue(db));
-      },
-    });
-    const worker = this;
-    new Gauge({
-      name: 'webhook_attempts_in_flight',
-      help: 'Webhook attempts in flight in this process',
-      registers,
-      collect() {
-        this.set(worker.inFlight);
-      },
-    });
-    return {
-      attempts: new Counter({
-        name: 'webhook_attempts_total',
-        help: 'Webhook delivery attempts by result (success: a 2xx answer)',
-        labelNames: ['result'],
-        registers,
-      }),
-      completed: new Counter({
-        name: 'webhook_deliveries_completed_total',
-        help: 'Webhook deliveries that reached a final status',
-        labelNames: ['status'],
-        registers,
-      }),
-      duration: new Histogram({
-        name: 'webhook_attempt_duration_seconds',
-        help: 'Duration of webhook delivery attempts',
-        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-        registers,
-      }),
-    };
   }
 }
