@@ -5,11 +5,11 @@
  * does not exist, never a 403 that would confirm it exists. Ownership is decided in the query that
  * finds the row, before any state is looked at, so both cases take the same single lookup.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Identity } from '../../kernel/auth/identity.ts';
 import type { Executor } from '../../kernel/db/client.ts';
 import { notFound } from '../../kernel/http/errors.ts';
-import { type WalletRow, wallets } from './wallets/wallets.table.ts';
+import { findOwnedWallet } from './wallets/wallets.repository.ts';
+import type { WalletRow } from './wallets/wallets.table.ts';
 
 /** The caller's wallet; anyone else's is `Wallet not found`, exactly as an unknown id. */
 export async function requireWalletOwner(
@@ -17,11 +17,7 @@ export async function requireWalletOwner(
   walletId: string,
   actor: Identity,
 ): Promise<WalletRow> {
-  const [wallet] = await db
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.id, walletId), eq(wallets.owner_id, actor.userId)))
-    .limit(1);
+  const wallet = await findOwnedWallet(db, walletId, actor.userId);
   if (wallet === undefined) throw notFound('Wallet');
   return wallet;
 }

@@ -5,11 +5,14 @@ import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { type CollectorRow, collectors, wallets } from '../wallets/wallets.table.ts';
 import { oauthStates, type SellerRow, sellers } from './connections.table.ts';
 
-export type NewOAuthState = typeof oauthStates.$inferInsert;
+export type NewOAuthState = Omit<typeof oauthStates.$inferInsert, 'expires_at'>;
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
 
+/** How long a connect link stays usable, on the database's clock (as the claim checks it). */
+const STATE_TTL = sql`now() + interval '10 minutes'`;
+
 export async function insertOAuthState(db: Executor, values: NewOAuthState): Promise<void> {
-  await db.insert(oauthStates).values(values);
+  await db.insert(oauthStates).values({ ...values, expires_at: STATE_TTL });
 }
 
 /**

@@ -4,7 +4,6 @@
  * reach the database and are never returned or logged; revocation erases them.
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Config } from '../../../kernel/config.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
@@ -21,9 +20,6 @@ import type { CollectorRow } from '../wallets/wallets.table.ts';
 import * as repo from './connections.repository.ts';
 import type { CallbackQuery, ConnectBody, RevokeBody } from './connections.schemas.ts';
 import { sealCredentials } from './credentials.ts';
-
-/** How long a connect link stays usable. */
-const STATE_TTL = sql`now() + interval '10 minutes'`;
 
 export const callbackPath = (slug: string) => `/providers/${slug}/callback`;
 const redirectUriOf = (config: Config, slug: string) => `${config.publicBaseUrl}${callbackPath(slug)}`;
@@ -85,7 +81,6 @@ export async function connect(
     wallet_id: body.wallet_id ?? null,
     final_redirect_url: body.final_redirect_url,
     code_verifier: seal(key, verifier),
-    expires_at: STATE_TTL as unknown as Date,
   });
   const url = provider.authorizeUrl({
     state,

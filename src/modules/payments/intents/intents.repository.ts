@@ -2,12 +2,17 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { queryRowsPrepared } from '../../../kernel/db/raw.ts';
 import { isOwnedBy } from '../wallets/wallets.repository.ts';
+import { insertDeliveries } from '../webhooks/delivery/outbox.repository.ts';
+import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import {
+  type IntentRefusal,
   type IntentRow,
   type IntentStatus,
   type IntentStatusDetail,
   intents,
+  type NewIntent,
   type PaymentEventRow,
   paymentEvents,
 } from './intents.table.ts';
@@ -77,4 +82,64 @@ export function listIntentsOfWallet(
 export async function insertPaymentEvent(db: Executor, values: NewPaymentEvent): Promise<PaymentEventRow> {
   const [row] = await db.insert(paymentEvents).values(values).returning();
   return row!;
+}
+
+/** The row `insertIntentWithEvent` answers: why nothing was written, or what the database added. */
+export interface IntentWithEventRow {
+  refusal: IntentRefusal | null;
+  collector_id: string | null;
+  created_ms: number | null;
+  queued: number;
+}
+
+/**
+ * The hot write of test mode in one statement: the wallet guard (`w.owner_id` = the caller, as
+ * `requireWalletOwner`), the seller checks, the intent, its event and the event's deliveries.
+ * Nothing is written when a check refuses; no row at all when the wallet is not the caller's.
+ */
+export async function insertIntentWithEvent(
+  db: Executor,
+  ownerId: string,
+  values: NewIntent,
+  event: { id: string; type: string; source: string; payload: unknown },
+  policy: Pick<Outbox, 'retryScheduleSeconds'>,
+): Promise<IntentWithEventRow | undefined> {
+  const [row] = await queryRowsPrepared<IntentWithEventRow>(
+    db,
+    'create_intent_with_event',
+    sql`
+      with checked as (
+        select w.collector_id,
+               case when s.id is null then 'no_seller'
+                    when s.revoked_at is not null then 'seller_revoked'
+                    when w.sandbox and not ${values.sandbox}::boolean then 'sandbox_only'
+               end as refusal
+        from wallets w
+        left join sellers s on s.id = ${values.seller_id}::uuid and s.wallet_id = w.id
+        where w.id = ${values.wallet_id}::uuid and w.owner_id = ${ownerId}::uuid
+      ),
+      intent as (
+        insert into intents (id, wallet_id, seller_id, collector_id, amount_cents, currency, sandbox,
+                             provider, status, status_detail, provider_data, metadata)
+        select ${values.id}, ${values.wallet_id}, ${values.seller_id}, checked.collector_id,
+               ${values.amount_cents}, ${values.currency}, ${values.sandbox}, ${values.provider},
+               ${values.status}, ${values.status_detail}, ${JSON.stringify(values.provider_data)}::jsonb,
+               ${JSON.stringify(values.metadata)}::jsonb
+        from checked
+        where checked.refusal is null
+        returning id, wallet_id, created_at
+      ),
+      event as (
+        insert into payment_events (id, wallet_id, intent_id, type, source, payload)
+        select ${event.id}, wallet_id, id, ${event.type}, ${event.source}, ${JSON.stringify(event.payload)}::jsonb
+        from intent
+        returning id, wallet_id, type
+      ),
+      queued as (${insertDeliveries(sql`event`, policy)})
+      select checked.refusal, checked.collector_id,
+             (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
+             (select count(*)::int from queued) as queued
+      from checked left join intent on true`,
+  );
+  return row;
 }

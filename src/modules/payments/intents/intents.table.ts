@@ -90,4 +90,16 @@ export const paymentEvents = pgTable(
 );
 
 export type IntentRow = typeof intents.$inferSelect;
+/** What an intent is, before the database adds its timestamps. */
+export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
+/** An intent to create: the collector is the wallet's, as bound when the statement runs. */
+export type NewIntent = Omit<IntentFields, 'collector_id'>;
+
+/**
+ * Why a test-mode intent was not created, in the order the checks apply: the wallet is not the
+ * caller's (404; unknown and someone else's are one reason, so the answer cannot tell them apart
+ * and nothing else about the wallet is looked at), the seller is not this wallet's (404), the
+ * seller is revoked (409), or a live intent was sent to a sandbox wallet (409).
+ */
+export type IntentRefusal = 'no_wallet' | 'no_seller' | 'seller_revoked' | 'sandbox_only';
 export type PaymentEventRow = typeof paymentEvents.$inferSelect;

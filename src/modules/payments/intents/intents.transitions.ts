@@ -4,21 +4,15 @@
  * the event's deliveries beside it, inside the caller's transaction (the outbox: the change, its
  * event and its deliveries commit together or not at all).
  */
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import { queryRowsPrepared } from '../../../kernel/db/raw.ts';
 import { conflict } from '../../../kernel/http/errors.ts';
-import { enqueueDeliveries, insertDeliveries, type Outbox } from '../webhooks/delivery/outbox.ts';
+import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
+import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import * as repo from './intents.repository.ts';
 
 /** What the transitions need of the outbox (waking the workers is the caller's, after commit). */
 type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'>;
-
-/** What an intent is, before the database adds its timestamps. */
-export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
-/** An intent to create: the collector is the wallet's, as bound when the statement runs. */
-export type NewIntent = Omit<IntentFields, 'collector_id'>;
 
 /** An event written, and how many deliveries it queued (wake the workers when any). */
 export interface RecordedEvent {
@@ -26,7 +20,14 @@ export interface RecordedEvent {
   queued: number;
 }
 
-import type { IntentRow, IntentStatus, IntentStatusDetail, PaymentEventRow } from './intents.table.ts';
+import type {
+  IntentRefusal,
+  IntentRow,
+  IntentStatus,
+  IntentStatusDetail,
+  NewIntent,
+  PaymentEventRow,
+} from './intents.table.ts';
 
 /** What produced a change: `testmode`, `simulate`, `cancel`, or a provider slug. */
 export type EventSource = 'testmode' | 'simulate' | 'cancel' | (string & {});
@@ -104,18 +105,11 @@ async function recordEvent(
 }
 
 /**
- * Why a test-mode intent was not created, in the order the checks apply: the wallet is not the
- * caller's (404; unknown and someone else's are one reason, so the answer cannot tell them apart
- * and nothing else about the wallet is looked at), the seller is not this wallet's (404), the
- * seller is revoked (409), or a live intent was sent to a sandbox wallet (409).
- */
-export type IntentRefusal = 'no_wallet' | 'no_seller' | 'seller_revoked' | 'sandbox_only';
-
-/**
  * Checks the wallet (only one of `ownerId`'s is found at all, so someone else's takes the path of an
  * unknown one) and the seller, then creates the intent with its `payment.<status>` event and
- * the event's deliveries, all in one statement: atomic without a transaction and one round trip
- * (intent creation is the hot write of test mode). The checks are read without a lock: a seller
+ * the event's deliveries, all in one statement (`insertIntentWithEvent`): atomic without a
+ * transaction and one round trip (intent creation is the hot write of test mode). Its wallet check
+ * is `requireWalletOwner`'s, written in SQL; `testmode.test.ts` holds the two equal. The checks are read without a lock: a seller
  * revoked meanwhile still gets this one intent, as if the revocation had come a moment later.
  * Every column but the collector and the timestamps is what was sent, so the row is rebuilt from
  * the values and what the statement answers.
@@ -130,47 +124,12 @@ export async function createIntent(
   const eventId = uuidv7();
   const type = `payment.${values.status}`;
   const payload = eventPayload(eventId, values);
-  const [row] = await queryRowsPrepared<{
-    refusal: IntentRefusal | null;
-    collector_id: string | null;
-    created_ms: number | null;
-    queued: number;
-  }>(
+  const row = await repo.insertIntentWithEvent(
     db,
-    'create_intent_with_event',
-    sql`
-      with checked as (
-        select w.collector_id,
-               case when s.id is null then 'no_seller'
-                    when s.revoked_at is not null then 'seller_revoked'
-                    when w.sandbox and not ${values.sandbox}::boolean then 'sandbox_only'
-               end as refusal
-        from wallets w
-        left join sellers s on s.id = ${values.seller_id}::uuid and s.wallet_id = w.id
-        where w.id = ${values.wallet_id}::uuid and w.owner_id = ${ownerId}::uuid
-      ),
-      intent as (
-        insert into intents (id, wallet_id, seller_id, collector_id, amount_cents, currency, sandbox,
-                             provider, status, status_detail, provider_data, metadata)
-        select ${values.id}, ${values.wallet_id}, ${values.seller_id}, checked.collector_id,
-               ${values.amount_cents}, ${values.currency}, ${values.sandbox}, ${values.provider},
-               ${values.status}, ${values.status_detail}, ${JSON.stringify(values.provider_data)}::jsonb,
-               ${JSON.stringify(values.metadata)}::jsonb
-        from checked
-        where checked.refusal is null
-        returning id, wallet_id, created_at
-      ),
-      event as (
-        insert into payment_events (id, wallet_id, intent_id, type, source, payload)
-        select ${eventId}, wallet_id, id, ${type}, ${source}, ${JSON.stringify(payload)}::jsonb
-        from intent
-        returning id, wallet_id, type
-      ),
-      queued as (${insertDeliveries(sql`event`, policy)})
-      select checked.refusal, checked.collector_id,
-             (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
-             (select count(*)::int from queued) as queued
-      from checked left join intent on true`,
+    ownerId,
+    values,
+    { id: eventId, type, source, payload },
+    policy,
   );
   if (row === undefined) return { refusal: 'no_wallet' };
   if (row.refusal !== null || row.created_ms === null) return { refusal: row.refusal ?? 'no_wallet' };

@@ -10,7 +10,8 @@ import * as walletsRepo from '../wallets/wallets.repository.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
 import { requireIntentOwner } from './intents.service.ts';
-import { applyIntentStatus, createIntent, type IntentRefusal } from './intents.transitions.ts';
+import type { IntentRefusal } from './intents.table.ts';
+import { applyIntentStatus, createIntent } from './intents.transitions.ts';
 
 export async function createTestSeller(db: Database, actor: Identity, body: CreateTestSellerBody) {
   await requireWalletOwner(db, body.wallet_id, actor);

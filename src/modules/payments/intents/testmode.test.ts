@@ -8,6 +8,9 @@ import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { checkAuth } from '../../../../test/auth-check.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import type { AppError } from '../../../kernel/http/errors.ts';
+import { requireWalletOwner } from '../access.ts';
 import { sellers } from '../connections/connections.table.ts';
 import {
   expectHiddenFrom,
@@ -23,6 +26,8 @@ import {
 } from '../payments.fixtures.ts';
 import type { Seller, Wallet } from '../wallets/wallets.schemas.ts';
 import type { Intent } from './intents.schemas.ts';
+import type { NewIntent } from './intents.table.ts';
+import { createIntent as createIntentInOneStatement } from './intents.transitions.ts';
 
 describe('test mode', () => {
   const team = usePaymentsTeam();
@@ -122,6 +127,36 @@ describe('test mode', () => {
     );
     assert.equal((await eventsOf(pending.id)).length, 1);
     assert.equal((await eventsOf(final.id)).length, 1);
+  });
+
+  it('decides whose wallet it is exactly as requireWalletOwner does (one-statement guard)', async () => {
+    const { t, owner, outsider } = team();
+    const { wallet: w, seller: s } = await walletWithSeller(owner);
+    const policy = { retryScheduleSeconds: [60] };
+    for (const caller of [owner, outsider]) {
+      for (const walletId of [w.id, UNKNOWN_ID]) {
+        const guard = await requireWalletOwner(t.db, walletId, {
+          userId: caller.id,
+          email: caller.email,
+        }).then(
+          () => 'found',
+          (error: unknown) => ((error as AppError).code === 'NOT_FOUND' ? 'not found' : 'other'),
+        );
+        const values = {
+          ...intentBody(walletId, s.id),
+          id: uuidv7(),
+          status_detail: null,
+          provider_data: {},
+          metadata: {},
+        } as NewIntent;
+        const created = await createIntentInOneStatement(t.db, caller.id, values, 'testmode', policy);
+        assert.equal(
+          created.refusal === 'no_wallet' ? 'not found' : 'found',
+          guard,
+          `wallet ${walletId === w.id ? "the owner's" : 'unknown'} asked by ${caller === owner ? 'its owner' : 'a stranger'}`,
+        );
+      }
+    }
   });
 
   describe('POST /testmode/sellers', () => {

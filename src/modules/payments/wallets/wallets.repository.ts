@@ -101,3 +101,17 @@ export function isOwnedBy(walletId: Column, ownerId: string): SQL {
   return sql`exists (select 1 from ${wallets}
     where ${wallets.id} = ${walletId} and ${wallets.owner_id} = ${ownerId})`;
 }
+
+/** The wallet if it is `ownerId`'s; someone else's is undefined, as an unknown id (contract 2). */
+export async function findOwnedWallet(
+  db: Executor,
+  walletId: string,
+  ownerId: string,
+): Promise<WalletRow | undefined> {
+  const [wallet] = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.id, walletId), eq(wallets.owner_id, ownerId)))
+    .limit(1);
+  return wallet;
+}
