@@ -8,6 +8,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { actors } from '../auth/actors.table.ts';
 import type { Executor } from '../db/client.ts';
 import { countAll, pageOf, type Window } from '../db/paging.ts';
+import { queryRows } from '../db/raw.ts';
 
 export interface MemberTable {
   table: PgTable;
@@ -32,10 +33,14 @@ export function membershipRepository<R extends string>(members: MemberTable) {
     db.select(columns).from(members.table).innerJoin(actors, eq(actors.user_id, members.userId));
 
   return {
-    async insert(db: Executor, parentId: string, userId: string, role: R): Promise<void> {
-      await db.execute(
-        sql`insert into ${members.table} (${sql.identifier(members.parentId.name)}, ${sql.identifier(members.userId.name)}, ${sql.identifier(members.role.name)}) values (${parentId}, ${userId}, ${role})`,
+    /** Adds the member; false when they already are one (a concurrent add won: nothing written). */
+    async insert(db: Executor, parentId: string, userId: string, role: R): Promise<boolean> {
+      const inserted = await queryRows(
+        db,
+        sql`insert into ${members.table} (${sql.identifier(members.parentId.name)}, ${sql.identifier(members.userId.name)}, ${sql.identifier(members.role.name)}) values (${parentId}, ${userId}, ${role})
+            on conflict do nothing returning 1`,
       );
+      return inserted.length > 0;
     },
 
     list(db: Executor, parentId: string, window: Window) {

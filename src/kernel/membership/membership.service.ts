@@ -8,7 +8,6 @@
 import { findActorByEmail } from '../auth/actors.repository.ts';
 import type { Identity } from '../auth/identity.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { describeConstraint } from '../db/errors.ts';
 import type { Window } from '../db/paging.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import { serialize } from '../http/respond.ts';
@@ -22,8 +21,6 @@ export interface MembershipConfig<R extends string> {
   listRole: R;
   /** What the parent is called in messages: `event`, `project`. */
   noun: string;
-  /** The primary key of the member table, and the body field a duplicate is reported on. */
-  primaryKey: { constraint: string; field: string };
   /**
    * Runs a member write (`write` with the executor to use) inside what the module needs around
    * it; without it, the write runs alone.
@@ -39,10 +36,7 @@ export interface MembershipConfig<R extends string> {
 
 export function membership<R extends string>(config: MembershipConfig<R>) {
   const { repository: repo, noun } = config;
-  describeConstraint(config.primaryKey.constraint, {
-    field: config.primaryKey.field,
-    message: `this person is already a member of the ${noun}`,
-  });
+  const alreadyMember = (role: R) => conflict(`This person is already a member of the ${noun}`, { role });
   const write = (
     db: Database,
     parentId: string,
@@ -67,13 +61,15 @@ export function membership<R extends string>(config: MembershipConfig<R>) {
       const person = await findActorByEmail(db, email);
       if (person === undefined)
         throw new AppError('NOT_FOUND', 'No actor has this e-mail; they must call the API once first');
-      // 3. Not a member yet. The primary key still guards a concurrent add (mapped to 409).
+      // 3. Not a member yet. A concurrent add of the same person inserts nothing (`on conflict do
+      //    nothing`) and gets the same 409, with nothing else of the write done.
       const existing = await repo.find(db, parentId, person.user_id);
-      if (existing !== undefined)
-        throw conflict(`This person is already a member of the ${noun}`, { role: existing.role });
-      await write(db, parentId, person.user_id, 'added', (tx) =>
-        repo.insert(tx, parentId, person.user_id, role),
-      );
+      if (existing !== undefined) throw alreadyMember(existing.role);
+      await write(db, parentId, person.user_id, 'added', async (tx) => {
+        if (await repo.insert(tx, parentId, person.user_id, role)) return;
+        const winner = await repo.find(tx, parentId, person.user_id);
+        throw alreadyMember(winner?.role ?? role);
+      });
       const member = await repo.find(db, parentId, person.user_id);
       return serialize(member!);
     },

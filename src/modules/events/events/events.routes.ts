@@ -10,7 +10,7 @@ import {
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
-import { AddMemberBody, MEMBER_EXAMPLE, Member, RemoveMemberBody } from '../members/members.schemas.ts';
+import { eventMemberSchemas as memberSchemas } from '../members/members.schemas.ts';
 import * as members from '../members/members.service.ts';
 import {
   CreateEventBody,
@@ -161,7 +161,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         params: idParams('event_id'),
         querystring: PageQuerySchema,
         response: {
-          200: listEnvelope(Member, MEMBER_EXAMPLE, 'events'),
+          200: listEnvelope(memberSchemas.Member, memberSchemas.example, 'events'),
           ...errorResponses(400, 401, 403, 404),
         },
       },
@@ -184,9 +184,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
           'Owner or admin; only the owner adds an admin (403). The person must be an existing actor ' +
           '(404 otherwise); 409 when already a member.',
         params: idParams('event_id'),
-        body: AddMemberBody,
+        body: memberSchemas.AddBody,
         response: {
-          201: envelope(Member, MEMBER_EXAMPLE, 'events', 201),
+          201: envelope(memberSchemas.Member, memberSchemas.example, 'events', 201),
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },
@@ -211,9 +211,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
           'body; the path `user_id` does not select it, and naming a different member there is a 400. ' +
           'The owner cannot be removed (409). Answers the removed member.',
         params: idParams('event_id', 'user_id'),
-        body: RemoveMemberBody,
+        body: memberSchemas.RemoveBody,
         response: {
-          200: envelope(Member, MEMBER_EXAMPLE, 'events'),
+          200: envelope(memberSchemas.Member, memberSchemas.example, 'events'),
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },

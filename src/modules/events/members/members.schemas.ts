@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
 import { EventRole } from '../events/events.schemas.ts';
 
-const schemas = memberSchemas({
+/** The member, its example, and the add and remove bodies. */
+export const eventMemberSchemas = memberSchemas({
   role: EventRole,
   addableRoles: ['admin', 'staff'],
   emailField: 'email',
@@ -12,9 +13,5 @@ const schemas = memberSchemas({
   exampleRole: 'staff',
 });
 
-export const Member = schemas.Member;
-export type Member = Static<typeof Member>;
-export const MEMBER_EXAMPLE = schemas.example;
-export const AddMemberBody = schemas.AddBody;
-export type AddMemberBody = Static<typeof AddMemberBody>;
-export const RemoveMemberBody = schemas.RemoveBody;
+export type Member = Static<typeof eventMemberSchemas.Member>;
+export type AddMemberBody = Static<typeof eventMemberSchemas.AddBody>;

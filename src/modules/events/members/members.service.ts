@@ -20,7 +20,6 @@ const members = membership<EventRole>({
   requireRole: requireEventRole,
   listRole: 'staff',
   noun: 'event',
-  primaryKey: { constraint: 'event_members_pk', field: 'email' },
   around: (db, eventId, userId, change, write) =>
     db.transaction(async (tx) => {
       const lock = await lockEvent(tx, eventId);

@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
 import { ProjectRole } from '../projects/projects.schemas.ts';
 
-const schemas = memberSchemas({
+/** The member, its example, and the add and remove bodies. */
+export const projectMemberSchemas = memberSchemas({
   role: ProjectRole,
   addableRoles: ['member', 'admin'],
   emailField: 'actor_email',
@@ -13,10 +14,5 @@ const schemas = memberSchemas({
   exampleRole: 'member',
 });
 
-export const ProjectMember = schemas.Member;
-export type ProjectMember = Static<typeof ProjectMember>;
-export const PROJECT_MEMBER_EXAMPLE = schemas.example;
-export const AddProjectMemberBody = schemas.AddBody;
-export type AddProjectMemberBody = Static<typeof AddProjectMemberBody>;
-export const RemoveProjectMemberBody = schemas.RemoveBody;
-export type RemoveProjectMemberBody = Static<typeof RemoveProjectMemberBody>;
+export type ProjectMember = Static<typeof projectMemberSchemas.Member>;
+export type AddProjectMemberBody = Static<typeof projectMemberSchemas.AddBody>;

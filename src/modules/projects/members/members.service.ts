@@ -16,7 +16,6 @@ const members = membership<ProjectRole>({
   requireRole: requireProjectRole,
   listRole: 'member',
   noun: 'project',
-  primaryKey: { constraint: 'project_members_pk', field: 'actor_email' },
 });
 
 export const listMembers = (db: Database, projectId: string, actor: Identity, window: Window) =>

@@ -10,12 +10,7 @@ import {
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
-import {
-  AddProjectMemberBody,
-  PROJECT_MEMBER_EXAMPLE,
-  ProjectMember,
-  RemoveProjectMemberBody,
-} from '../members/members.schemas.ts';
+import { projectMemberSchemas as memberSchemas } from '../members/members.schemas.ts';
 import * as members from '../members/members.service.ts';
 import {
   CreateProjectBody,
@@ -121,7 +116,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         params: idParams('project_id'),
         querystring: PageQuerySchema,
         response: {
-          200: listEnvelope(ProjectMember, PROJECT_MEMBER_EXAMPLE, 'projects'),
+          200: listEnvelope(memberSchemas.Member, memberSchemas.example, 'projects'),
           ...errorResponses(400, 401, 404),
         },
       },
@@ -144,9 +139,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
           'Owner or admin; only the owner adds an admin (403). `actor_email` names an existing actor ' +
           '(case-insensitive; 404 when nobody with that e-mail has called the API); 409 when already a member.',
         params: idParams('project_id'),
-        body: AddProjectMemberBody,
+        body: memberSchemas.AddBody,
         response: {
-          201: envelope(ProjectMember, PROJECT_MEMBER_EXAMPLE, 'projects', 201),
+          201: envelope(memberSchemas.Member, memberSchemas.example, 'projects', 201),
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },
@@ -171,7 +166,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
           '(case-insensitive; 404 when no member has it). The owner cannot be removed (409). ' +
           'Answers 200 with `data` `{}`.',
         params: idParams('project_id'),
-        body: RemoveProjectMemberBody,
+        body: memberSchemas.RemoveBody,
         response: { 200: envelope(Empty, {}, 'projects'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
