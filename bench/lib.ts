@@ -195,8 +195,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** BENCH_PROFILE=<dir>: node flags that write a V8 CPU profile there when the process exits. */
-export function profileArgs(): string[] {
+function profileArgs(): string[] {
   return process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+}
+
+/**
+ * The node flags of the service and worker processes: those `npm start` gives node (package.json;
+ * the heap cap that keeps the flood suite's RSS in bounds, see README.md), then BENCH_PROFILE's.
+ */
+export function serviceArgs(): string[] {
+  const start = String(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start).split(/\s+/);
+  return [...start.slice(1, start.indexOf('--import')), ...profileArgs()];
 }
 
 /**
@@ -235,7 +244,7 @@ export async function startService(
 ): Promise<ChildProcess> {
   const child = startChild(
     'service',
-    [...profileArgs(), 'src/main.ts'],
+    [...serviceArgs(), 'src/main.ts'],
     serviceEnv(databaseUrl, port, publicJwks, env),
   );
   await waitUntilAnswers(child, `http://127.0.0.1:${port}/ready`, 'service');

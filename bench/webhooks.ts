@@ -40,8 +40,8 @@ import {
   logLoad,
   nonNegativeInteger,
   positiveInteger,
-  profileArgs,
   serverSetting,
+  serviceArgs,
   serviceEnv,
   sleep,
   startBareServer,
@@ -434,7 +434,7 @@ export async function runWebhooks(): Promise<number> {
     const workers = Array.from({ length: settings.workers }, (_, index) =>
       startChild(
         `worker-${index + 1}`,
-        [...profileArgs(), 'src/worker.ts'],
+        [...serviceArgs(), 'src/worker.ts'],
         serviceEnv(databaseUrl, servicePort, signer.publicJwks, env),
       ),
     );

@@ -7,13 +7,17 @@
  * What it does not change:
  * - a request with an Authorization header is never answered from the cache (members see drafts
  *   and staff-only items; they always get the database's answer);
- * - a successful write (any non-GET answered below 400) in this process clears the cache, so an
+ * - a successful write (any non-GET answered below 400) in this process invalidates the cache, so an
  *   organizer reads their own writes at once; other processes sharing the database may answer
  *   anonymous readers up to one TTL late;
  * - only 200 answers are kept (a 404 is never cached), and the rate limit still applies: the
  *   lookup runs after the limiter's hook.
  * Answers say `x-cache: hit` or `miss`. The store is an `lru-cache` bounded by MAX_ENTRIES, its TTL
  * read from the app's clock (tests move it instead of sleeping).
+ *
+ * A write does not call `clear()`: lru-cache's clear walks and refills its MAX_ENTRIES-long slot
+ * arrays, which cost every intent of the webhook pipeline bench measurable CPU. It bumps a
+ * generation instead; an entry stored under an older one is a miss and is overwritten in place.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -29,6 +33,8 @@ interface Entry {
   /** The answer split around its timestamp, which is replaced on every hit. */
   head: string;
   tail: string;
+  /** The write generation it was stored under; older than the current one means stale. */
+  generation: number;
 }
 
 const MAX_ENTRIES = 5_000;
@@ -41,6 +47,10 @@ const isAnonymousGet = (request: FastifyRequest) =>
 export function registerPublicCache(app: FastifyInstance, options: { ttlMs: number; clock: Clock }): void {
   if (options.ttlMs <= 0) return;
   const { clock } = options;
+  let generation = 0;
+  // The generation a miss was looked up under: an answer read from the database before a write
+  // that lands while it is being sent is stored as already stale, not as fresh.
+  const missedAt = new WeakMap<FastifyRequest, number>();
   // ttlResolution 0: every lookup reads the clock (no cached "now" and no timer behind it).
   const entries = new LRUCache<string, Entry>({
     max: MAX_ENTRIES,
@@ -52,8 +62,9 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
   const lookup: onRequestHookHandler = (request, reply, done) => {
     if (!isAnonymousGet(request)) return done();
     const entry = entries.get(request.url);
-    if (entry === undefined) {
+    if (entry === undefined || entry.generation !== generation) {
       reply.header('x-cache', 'miss');
+      missedAt.set(request, generation);
       return done();
     }
     reply
@@ -64,11 +75,16 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
 
   const store = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!isAnonymousGet(request) || reply.statusCode !== 200 || typeof payload !== 'string') return;
-    if (reply.getHeader('x-cache') !== 'miss') return;
+    const lookedUpAt = missedAt.get(request);
+    if (lookedUpAt === undefined) return;
     const at = payload.lastIndexOf(TIMESTAMP_FIELD);
     if (at < 0) return;
     const start = at + TIMESTAMP_FIELD.length;
-    entries.set(request.url, { head: payload.slice(0, start), tail: payload.slice(start + ISO_LENGTH) });
+    entries.set(request.url, {
+      head: payload.slice(0, start),
+      tail: payload.slice(start + ISO_LENGTH),
+      generation: lookedUpAt,
+    });
   };
 
   app.addHook('onRoute', (route) => {
@@ -85,7 +101,7 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) entries.clear();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) generation += 1;
     done();
   });
 }
