@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { expectError, expectOk } from '../../../test/assertions.ts';
 import { type ManualClock, manualClock } from '../../../test/clock.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
 import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
 import type { Event } from '../../modules/events/events/events.schemas.ts';
+import { registerPublicCache } from './public-cache.ts';
 
 /** A published event with one published edition; returns the ids. */
 async function publishedEdition(t: TestApp, owner: TestUser, slug: string) {
@@ -116,6 +118,40 @@ describe('public microcache turned off', () => {
       const response = await t.get('/events/cache-off:by-slug/editions/first:by-slug');
       expectOk(response);
       assert.equal(response.headers['x-cache'], undefined);
+    }
+  });
+});
+
+describe('public microcache and a write that lands during a miss', () => {
+  it('does not keep an answer read before the write', async () => {
+    // A bare app: the read is held between its lookup (a miss) and its answer while a write lands.
+    const app = Fastify();
+    registerPublicCache(app, { ttlMs: 60_000, clock: manualClock() });
+    let release = () => {};
+    let version = 1;
+    app.get('/item', { config: { publicCache: true } }, async () => {
+      const read = version;
+      if (read === 1) await new Promise<void>((resolve) => (release = resolve));
+      return { data: { version: read }, timestamp: new Date().toISOString() };
+    });
+    app.post('/item', async () => {
+      version = 2;
+      return { data: { version }, timestamp: new Date().toISOString() };
+    });
+    try {
+      const slow = app.inject({ method: 'GET', url: '/item' });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await app.inject({ method: 'POST', url: '/item' })).statusCode, 200);
+      release();
+      assert.equal((await slow).json<{ data: { version: number } }>().data.version, 1);
+      const after = await app.inject({ method: 'GET', url: '/item' });
+      assert.equal(after.headers['x-cache'], 'miss', 'the answer read before the write was not kept');
+      assert.equal(after.json<{ data: { version: number } }>().data.version, 2);
+      const again = await app.inject({ method: 'GET', url: '/item' });
+      assert.equal(again.headers['x-cache'], 'hit');
+      assert.equal(again.json<{ data: { version: number } }>().data.version, 2);
+    } finally {
+      await app.close();
     }
   });
 });
