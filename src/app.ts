@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
 import { ActorDirectory } from './kernel/auth/directory.ts';
 import { registerAuth } from './kernel/auth/plugin.ts';
 import type { TokenVerifier } from './kernel/auth/verifier.ts';
@@ -24,8 +25,9 @@ import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
+import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
-import { paymentsModule } from './modules/payments/index.ts';
+import { createPaymentsCore, paymentsModule } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -129,14 +131,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
+  // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service
+  // process: claims with SKIP LOCKED share them between processes.
+  const jobs = new JobRunner(deps.database.db, app.log as Logger, config.jobsPollMs);
+  const payments = createPaymentsCore(deps.database, config, jobs);
+
   await app.register(systemRoutes, { database: deps.database, documents });
-  await app.register(eventsModule, { db: deps.database.db, config });
+  await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs });
   await app.register(projectsModule, { db: deps.database.db, config });
   await app.register(paymentsModule, {
     database: deps.database,
     config,
+    core: payments,
     runWorker: deps.worker ?? config.webhooks.worker,
   });
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
 
   return app;
 }

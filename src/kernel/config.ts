@@ -46,6 +46,24 @@ export interface Config {
     worker: boolean;
   };
   rateLimitPerMinute: number;
+  checkout: {
+    /**
+     * How long a paid registration holds its seat (contract 8): `CHECKOUT_HOLD_MINUTES` (5..120,
+     * default 15), or `CHECKOUT_HOLD_SECONDS` (not in the contract; refused in production) so that
+     * tests and local trials can watch a hold end without waiting five minutes.
+     */
+    holdSeconds: number;
+    /**
+     * How long after a hold ends an intent still pending is looked up at the provider (contract 8:
+     * 10 minutes). `RECONCILE_AFTER_SECONDS` (not in the contract; refused in production) shortens it.
+     */
+    reconcileAfterSeconds: number;
+  };
+  /**
+   * `JOBS_POLL_MS` (not in the contract; default 1000): how often the background job runner looks
+   * for due jobs (hold expiry, reconciliation, refunds) when nothing woke it.
+   */
+  jobsPollMs: number;
   /**
    * `PUBLIC_CACHE_TTL_MS` (not in the contract; default 1000, 0 turns it off): how long anonymous
    * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
@@ -126,6 +144,10 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Flag(),
   WEBHOOK_WORKER: Flag(),
   RATE_LIMIT_PER_MINUTE: Whole(0, 10_000_000),
+  CHECKOUT_HOLD_MINUTES: Whole(5, 120),
+  CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
+  RECONCILE_AFTER_SECONDS: Whole(0, 86_400),
+  JOBS_POLL_MS: Whole(10, 60_000),
   PUBLIC_CACHE_TTL_MS: Whole(0, 60_000),
   LOG_LEVEL: Type.Optional(
     Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -199,6 +221,10 @@ export function loadConfig(env: Env = process.env): Config {
     if (secretsKey === undefined) {
       throw new ConfigError('SECRETS_KEY', 'is required in production (32 bytes, base64)');
     }
+    // Shortcuts for tests and local trials only: production keeps the contract's schedule.
+    for (const name of ['CHECKOUT_HOLD_SECONDS', 'RECONCILE_AFTER_SECONDS'] as const) {
+      if (vars[name] !== undefined) throw new ConfigError(name, 'is for tests and development only');
+    }
   }
 
   return {
@@ -227,6 +253,11 @@ export function loadConfig(env: Env = process.env): Config {
       worker: vars.WEBHOOK_WORKER ?? true,
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 1200,
+    checkout: {
+      holdSeconds: vars.CHECKOUT_HOLD_SECONDS ?? (vars.CHECKOUT_HOLD_MINUTES ?? 15) * 60,
+      reconcileAfterSeconds: vars.RECONCILE_AFTER_SECONDS ?? 600,
+    },
+    jobsPollMs: vars.JOBS_POLL_MS ?? 1000,
     publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };

@@ -3,16 +3,18 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleDeps } from '../../kernel/module.ts';
 import { badgeRoutes } from './badges/badges.routes.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
+import { registerCheckout } from './checkout/checkout.listener.ts';
+import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
+import type { EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
 
-export const eventsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
+export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'events' };
   });
@@ -23,4 +25,7 @@ export const eventsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) =>
   await app.register(signatureRoutes, deps);
   await app.register(ticketRoutes, deps);
   await app.register(badgeRoutes, deps);
+  await app.register(paymentLinkRoutes, deps);
+  // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
+  registerCheckout(deps);
 };

@@ -1,17 +1,23 @@
 /**
- * The payments module's public surface (contract 7): its Fastify plugin, and the webhook delivery
- * worker for `npm run worker`, which runs it in a process of its own. Nothing outside this
- * folder imports anything else of it.
+ * The payments module's public surface (contracts 7 and 8): its Fastify plugin, its core (the
+ * outbox and the payments port the events module sells through, `kernel/payments-port.ts`), and
+ * the webhook delivery worker for `npm run worker`, which runs it in a process of its own.
+ * Nothing outside this folder imports anything else of it.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../kernel/config.ts';
 import type { DatabaseHandle } from '../../kernel/db/client.ts';
+import type { JobRunner } from '../../kernel/jobs/runner.ts';
+import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import { RECONCILE_JOB, REFUND_JOB, reconcileJob, refundJob } from './checkout/checkout.jobs.ts';
+import { createPaymentsPort } from './checkout/checkout.service.ts';
 import { connectionRoutes } from './connections/connections.routes.ts';
 import type { PaymentsDeps } from './deps.ts';
 import { intentRoutes } from './intents/intents.routes.ts';
 import { testModeRoutes } from './intents/testmode.routes.ts';
+import { providerFor } from './providers/index.ts';
 import { walletRoutes } from './wallets/wallets.routes.ts';
 import { deliveryRoutes } from './webhooks/delivery/deliveries.routes.ts';
 import { openWorkerPool } from './webhooks/delivery/delivery.session.ts';
@@ -22,27 +28,46 @@ import { endpointRoutes } from './webhooks/endpoints/endpoints.routes.ts';
 import { webhookEventRoutes } from './webhooks/events/webhook-events.routes.ts';
 import { notificationRoutes } from './webhooks/inbound/notifications.routes.ts';
 
-export interface PaymentsModuleDeps {
-  database: DatabaseHandle;
-  config: Config;
-  /** Run the webhook delivery worker in this process (started when the app is ready). */
-  runWorker: boolean;
+/** What the payments module shares with the app: its outbox, and the port the events module sells through. */
+export interface PaymentsCore {
+  outbox: LocalOutbox;
+  port: PaymentsPort;
 }
 
-export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
-  app,
-  { database, config, runWorker },
-) => {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, module: 'payments' };
-  });
+/**
+ * The outbox and the payments port, made before any module registers (the events module needs the
+ * port), and the module's job kinds registered with the app's job runner.
+ */
+export function createPaymentsCore(database: DatabaseHandle, config: Config, jobs: JobRunner): PaymentsCore {
   const db = database.db;
   // On a server, workers of other processes learn of new work by NOTIFY; embedded, there are none.
   const outbox = createOutbox(
     config.webhooks.retryScheduleSeconds,
     database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
   );
-  const deps: PaymentsDeps = { db, config, outbox };
+  const context = { db, config, outbox, provider: providerFor('mercadopago', config) };
+  jobs.registerJobKind(REFUND_JOB, refundJob(context));
+  jobs.registerJobKind(RECONCILE_JOB, reconcileJob(context));
+  return { outbox, port: createPaymentsPort({ config, outbox, jobs }) };
+}
+
+export interface PaymentsModuleDeps {
+  database: DatabaseHandle;
+  config: Config;
+  core: PaymentsCore;
+  /** Run the webhook delivery worker in this process (started when the app is ready). */
+  runWorker: boolean;
+}
+
+export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
+  app,
+  { database, config, core, runWorker },
+) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, module: 'payments' };
+  });
+  const { outbox, port } = core;
+  const deps: PaymentsDeps = { db: database.db, config, outbox, port };
   await app.register(connectionRoutes, deps);
   await app.register(walletRoutes, deps);
   await app.register(intentRoutes, deps);

@@ -75,14 +75,15 @@ export async function emitParticipantBadge(
   ]);
 }
 
-/** (e) A registration was just cancelled: its holder's participant badge is revoked. */
+/** (e) A registration was just cancelled or refunded: its holder's participant badge is revoked. */
 export async function revokeParticipantBadge(
   tx: Executor,
   registration: { edition_id: string; user_id: string },
+  reason: 'registration_cancelled' | 'refunded' = 'registration_cancelled',
 ): Promise<void> {
   await repo.revokeEmissions(
     tx,
     { userId: registration.user_id, origin: 'participant', editionIds: [registration.edition_id] },
-    'registration_cancelled',
+    reason,
   );
 }

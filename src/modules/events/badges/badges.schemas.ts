@@ -86,9 +86,12 @@ const emissionFields = {
   origin: EmissionOrigin,
   status: EmissionStatus,
   status_reason: Nullable(
-    Type.Union([Type.Literal('registration_cancelled'), Type.Literal('member_removed')], {
-      description: 'why a badge was revoked; null while active',
-    }),
+    Type.Union(
+      [Type.Literal('registration_cancelled'), Type.Literal('member_removed'), Type.Literal('refunded')],
+      {
+        description: 'why a badge was revoked; null while active',
+      },
+    ),
   ),
   ticket_name: Nullable(Type.String({ description: 'participant badges: the ticket type; staff: null' })),
   template_id: Nullable(Uuid({ description: 'the template that applies now; null when there is none' })),

@@ -9,7 +9,7 @@ export const EMISSION_ORIGINS = ['participant', 'staff'] as const;
 
 export const EMISSION_STATUSES = ['active', 'revoked'] as const;
 
-export const EMISSION_REASONS = ['registration_cancelled', 'member_removed'] as const;
+export const EMISSION_REASONS = ['registration_cancelled', 'member_removed', 'refunded'] as const;
 
 /**
  * Badge templates. One per scope and edition: the edition default (no origin, no ticket type),

@@ -1,11 +1,18 @@
 /** SQL of ticket types and registrations. */
-import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { editions } from '../editions/editions.table.ts';
 import { type EventRole, eventMembers, events } from '../events/events.table.ts';
-import { type RegistrationRow, registrations, type TicketTypeRow, ticketTypes } from './tickets.table.ts';
+import {
+  ACTIVE_REGISTRATION_STATUSES,
+  type RegistrationRow,
+  type RegistrationStatus,
+  registrations,
+  type TicketTypeRow,
+  ticketTypes,
+} from './tickets.table.ts';
 
 export type NewTicketType = typeof ticketTypes.$inferInsert;
 export type NewRegistration = typeof registrations.$inferInsert;
@@ -47,14 +54,43 @@ export async function takeSeat(db: Executor, ticketTypeId: string): Promise<Tick
   const [row] = await db
     .update(ticketTypes)
     .set({ confirmed_count: sql`${ticketTypes.confirmed_count} + 1` })
-    .where(
-      and(
-        eq(ticketTypes.id, ticketTypeId),
-        or(isNull(ticketTypes.max_quantity), lt(ticketTypes.confirmed_count, ticketTypes.max_quantity)),
-      ),
-    )
+    .where(and(eq(ticketTypes.id, ticketTypeId), hasFreeSeat))
     .returning();
   return row;
+}
+
+/** Seats held by unpaid checkouts count against the maximum as confirmed ones do (contract 8). */
+const hasFreeSeat = or(
+  isNull(ticketTypes.max_quantity),
+  lt(sql`${ticketTypes.confirmed_count} + ${ticketTypes.held_count}`, ticketTypes.max_quantity),
+);
+
+/** `takeSeat` for a checkout: holds one seat until it is paid or its hold ends. */
+export async function holdSeat(db: Executor, ticketTypeId: string): Promise<TicketTypeRow | undefined> {
+  const [row] = await db
+    .update(ticketTypes)
+    .set({ held_count: sql`${ticketTypes.held_count} + 1` })
+    .where(and(eq(ticketTypes.id, ticketTypeId), hasFreeSeat))
+    .returning();
+  return row;
+}
+
+/** A held seat becomes a confirmed one (its payment succeeded in time). */
+export async function confirmHeldSeat(db: Executor, ticketTypeId: string): Promise<void> {
+  await db
+    .update(ticketTypes)
+    .set({
+      held_count: sql`${ticketTypes.held_count} - 1`,
+      confirmed_count: sql`${ticketTypes.confirmed_count} + 1`,
+    })
+    .where(eq(ticketTypes.id, ticketTypeId));
+}
+
+export async function releaseHeldSeat(db: Executor, ticketTypeId: string): Promise<void> {
+  await db
+    .update(ticketTypes)
+    .set({ held_count: sql`${ticketTypes.held_count} - 1` })
+    .where(eq(ticketTypes.id, ticketTypeId));
 }
 
 export async function releaseSeat(db: Executor, ticketTypeId: string): Promise<void> {
@@ -71,7 +107,7 @@ export async function insertRegistration(db: Executor, values: NewRegistration):
   return row!;
 }
 
-/** The person's registration in the edition that is not cancelled, if any. */
+/** The person's active registration in the edition (pending payment or confirmed), if any. */
 export async function findActiveRegistration(
   db: Executor,
   editionId: string,
@@ -84,7 +120,7 @@ export async function findActiveRegistration(
       and(
         eq(registrations.edition_id, editionId),
         eq(registrations.user_id, userId),
-        eq(registrations.status, 'confirmed'),
+        inArray(registrations.status, [...ACTIVE_REGISTRATION_STATUSES]),
       ),
     )
     .limit(1);
@@ -112,19 +148,6 @@ export async function findRegistrationWithAccess(
   return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
 
-/** Conditional, so of two concurrent cancellations exactly one gets the row back. */
-export async function cancelConfirmedRegistration(
-  db: Executor,
-  registrationId: string,
-): Promise<RegistrationRow | undefined> {
-  const [row] = await db
-    .update(registrations)
-    .set({ status: 'cancelled', cancelled_at: sql`now()`, updated_at: sql`now()` })
-    .where(and(eq(registrations.id, registrationId), eq(registrations.status, 'confirmed')))
-    .returning();
-  return row;
-}
-
 export type RegistrationListRow = RegistrationRow & { email: string; ticket_name: string };
 
 /** Newest first, with the holder's e-mail and the ticket type's name. */
@@ -147,6 +170,10 @@ export function listRegistrations(
         ticket_type_id: registrations.ticket_type_id,
         user_id: registrations.user_id,
         status: registrations.status,
+        status_reason: registrations.status_reason,
+        intent_id: registrations.intent_id,
+        hold_expires_at: registrations.hold_expires_at,
+        checkout_url: registrations.checkout_url,
         created_by: registrations.created_by,
         created_at: registrations.created_at,
         updated_at: registrations.updated_at,
@@ -163,4 +190,76 @@ export function listRegistrations(
       .offset(window.offset),
     db.select({ total: countAll }).from(registrations).where(where),
   );
+}
+
+/** The registration paid by `intentId`, locked until the end of the caller's transaction. */
+export async function lockRegistrationOfIntent(
+  db: Executor,
+  intentId: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(registrations)
+    .where(eq(registrations.intent_id, intentId))
+    .for('update')
+    .limit(1);
+  return row;
+}
+
+export async function lockRegistration(db: Executor, id: string): Promise<RegistrationRow | undefined> {
+  const [row] = await db.select().from(registrations).where(eq(registrations.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function findRegistration(db: Executor, id: string): Promise<RegistrationRow | undefined> {
+  const [row] = await db.select().from(registrations).where(eq(registrations.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Moves a registration from `from` to `to` (conditional, so of two writers exactly one moves it);
+ * leaving `pending_payment` clears the checkout link and the hold.
+ */
+export async function moveRegistration(
+  db: Executor,
+  id: string,
+  from: RegistrationStatus,
+  to: RegistrationStatus,
+  statusReason: string | null = null,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .update(registrations)
+    .set({
+      status: to,
+      status_reason: statusReason,
+      checkout_url: null,
+      ...(to === 'cancelled' || to === 'refunded' ? { cancelled_at: sql`now()` } : {}),
+      updated_at: sql`now()`,
+    })
+    .where(and(eq(registrations.id, id), eq(registrations.status, from)))
+    .returning();
+  return row;
+}
+
+/** The ids the registration events carry: the edition's event. */
+export async function findEventOfEdition(db: Executor, editionId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ eventId: editions.event_id })
+    .from(editions)
+    .where(eq(editions.id, editionId))
+    .limit(1);
+  return row?.eventId;
+}
+
+/** Replaces the reason of a registration in `status`. */
+export async function setStatusReason(
+  db: Executor,
+  id: string,
+  status: RegistrationStatus,
+  reason: string,
+): Promise<void> {
+  await db
+    .update(registrations)
+    .set({ status_reason: reason, updated_at: sql`now()` })
+    .where(and(eq(registrations.id, id), eq(registrations.status, status)));
 }

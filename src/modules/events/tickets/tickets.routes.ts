@@ -9,12 +9,12 @@ import {
   listEnvelope,
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
-import type { ModuleDeps } from '../../../kernel/module.ts';
+import type { EventsDeps } from '../deps.ts';
 import {
   CANCELLED_EXAMPLE,
   CreateRegistrationBody,
   CreateTicketTypeBody,
-  REGISTRATION_EXAMPLE,
+  PENDING_PAYMENT_EXAMPLE,
   REGISTRATION_LIST_EXAMPLE,
   Registration,
   RegistrationListItem,
@@ -26,7 +26,8 @@ import * as tickets from './tickets.service.ts';
 
 const tags = ['events'];
 
-export const ticketRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
+  const { db } = deps;
   app.post(
     '/editions/:edition_id/ticket-types',
     {
@@ -91,28 +92,55 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
         tags,
         summary: 'Register for an edition',
         description:
-          'Any caller registers themselves: the edition and its event must be published (404 otherwise), the ' +
-          'ticket type free (a paid one is 409: checkout does not exist yet), registration open ' +
-          '(`registration_opens_at` passed) and the edition not ended (409). With `email`, staff and above ' +
-          'register that existing actor (403 for others, 404 for an unknown e-mail) with any ticket type, ' +
-          'before the edition ends, also while it is a draft. The ticket type must be of this edition (404). ' +
-          'One active registration per person and edition (409); a sold-out ticket type is 409, also when ' +
-          'requests race for the last seat. The registration is `confirmed` and a participant badge is emitted ' +
-          '(or re-activated) in the same transaction.',
+          'Any caller registers themselves: the edition and its event must be published (404 otherwise), ' +
+          'registration open (`registration_opens_at` passed) and the edition not ended (409). A free ticket ' +
+          'is `confirmed` at once and a participant badge is emitted (or re-activated) in the same ' +
+          'transaction. A paid ticket (`price_cents` > 0) starts a Mercado Pago checkout (contract 8): 201 ' +
+          'with the registration `pending_payment`, its `intent_id`, `checkout_url` (where the payer pays) ' +
+          'and `hold_expires_at` (the seat is held until then, CHECKOUT_HOLD_MINUTES); it is confirmed when ' +
+          'the payment succeeds. Registering again while pending answers 200 with the same registration and ' +
+          'checkout (no second hold). 409 when the event has no payment link, the seller was revoked, or no ' +
+          'seat is free counting holds; 502 when Mercado Pago fails (nothing is kept). With `email`, staff ' +
+          'and above register that existing actor (403 for others, 404 for an unknown e-mail) with any ' +
+          'ticket type free of charge, before the edition ends, also while it is a draft. The ticket type ' +
+          'must be of this edition (404). One active registration per person and edition (409).',
         params: idParams('edition_id'),
         body: CreateRegistrationBody,
         response: {
-          201: envelope(Registration, REGISTRATION_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          201: envelope(Registration, PENDING_PAYMENT_EXAMPLE, 'events', 201),
+          200: envelope(Registration, PENDING_PAYMENT_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409, 502),
         },
       },
     },
-    async (request, reply) =>
-      created(
-        request,
-        reply,
-        await tickets.register(db, request.params.edition_id, actorOf(request), request.body),
-      ),
+    async (request, reply) => {
+      const outcome = await tickets.register(deps, request.params.edition_id, actorOf(request), request.body);
+      return outcome.created
+        ? created(request, reply, outcome.registration)
+        : ok(request, outcome.registration);
+    },
+  );
+
+  app.get(
+    '/registrations/:registration_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Read a registration',
+        description:
+          'The registrant, or staff and above of the event (403 for others; 404 when the event is a draft ' +
+          'and the caller is neither). A paid registration carries `intent_id`, `hold_expires_at`, and ' +
+          '`checkout_url` while `pending_payment`.',
+        params: idParams('registration_id'),
+        response: {
+          200: envelope(Registration, PENDING_PAYMENT_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) =>
+      ok(request, await tickets.getRegistration(db, request.params.registration_id, actorOf(request))),
   );
 
   app.get(
@@ -156,7 +184,8 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, {
         description:
           'The registrant, or an owner or admin of the event (403 for anyone else). Sets `cancelled`, frees ' +
           'the seat and revokes the participant badge (`status_reason` `registration_cancelled`) in one ' +
-          'transaction; 409 when already cancelled. Takes no body.',
+          'transaction. A `pending_payment` registration gives its held seat back (a payment that still ' +
+          'succeeds is refunded). 409 when already cancelled, expired or refunded. Takes no body.',
         params: idParams('registration_id'),
         response: {
           200: envelope(Registration, CANCELLED_EXAMPLE, 'events'),

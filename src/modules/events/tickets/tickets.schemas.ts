@@ -2,6 +2,7 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Email, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
+import { REGISTRATION_STATUSES } from './tickets.table.ts';
 
 /** The integer columns are 32-bit: anything above is refused by the schema, not the database. */
 const INT32_MAX = 2_147_483_647;
@@ -13,10 +14,16 @@ export const TicketType = Type.Object({
   edition_id: Uuid(),
   name: Type.String(),
   price_cents: Type.Integer(),
+  currency: Nullable(Type.String({ description: 'ISO 4217 code of a paid ticket; null when free' })),
   access_level: Type.Integer(),
   max_quantity: Nullable(Type.Integer()),
   confirmed_count: Type.Integer({ description: 'confirmed registrations holding this ticket type' }),
-  remaining: Nullable(Type.Integer({ description: 'seats left; null when the ticket type is unlimited' })),
+  held_count: Type.Integer({
+    description: 'seats held by checkouts not yet paid (they count against the maximum)',
+  }),
+  remaining: Nullable(
+    Type.Integer({ description: 'seats left (held ones taken); null when the ticket type is unlimited' }),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
 });
@@ -26,6 +33,12 @@ export const CreateTicketTypeBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     price_cents: Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'minor currency units' }),
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{3}$',
+        description: 'ISO 4217 code (`BRL`, `ARS`, …); required when `price_cents` > 0',
+      }),
+    ),
     access_level: Type.Integer({
       minimum: 0,
       maximum: INT32_MAX,
@@ -43,7 +56,10 @@ export const CreateTicketTypeBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'General admission', price_cents: 0, access_level: 1, max_quantity: 300 }],
+    examples: [
+      { name: 'General admission', price_cents: 0, access_level: 1, max_quantity: 300 },
+      { name: 'Workshop pass', price_cents: 15000, currency: 'BRL', access_level: 2, max_quantity: 40 },
+    ],
   },
 );
 export type CreateTicketTypeBody = Static<typeof CreateTicketTypeBody>;
@@ -53,9 +69,11 @@ export const TICKET_TYPE_EXAMPLE = {
   edition_id: EDITION_EXAMPLE.id,
   name: 'General admission',
   price_cents: 0,
+  currency: null,
   access_level: 1,
   max_quantity: 300,
   confirmed_count: 42,
+  held_count: 0,
   remaining: 258,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -63,7 +81,11 @@ export const TICKET_TYPE_EXAMPLE = {
 
 // ---------- registrations ----------
 
-export const RegistrationStatus = Type.Union([Type.Literal('confirmed'), Type.Literal('cancelled')]);
+export const RegistrationStatus = Type.Enum([...REGISTRATION_STATUSES], {
+  description:
+    '`pending_payment` (a paid ticket, seat held until `hold_expires_at`), `confirmed`, `cancelled`, ' +
+    '`expired` (the hold ended unpaid), `refunded`',
+});
 
 export const Registration = Type.Object({
   id: Uuid(),
@@ -71,6 +93,14 @@ export const Registration = Type.Object({
   ticket_type_id: Uuid(),
   user_id: Uuid({ description: 'the registered person' }),
   status: RegistrationStatus,
+  status_reason: Nullable(
+    Type.String({ description: 'why it ended as it did (`refunded`, `sold_out_after_expiry`, …)' }),
+  ),
+  intent_id: Nullable(Uuid({ description: 'the payment intent of a paid registration' })),
+  hold_expires_at: Nullable(DateTime({ description: 'when an unpaid seat hold ends' })),
+  checkout_url: Nullable(
+    Type.String({ description: 'where the payer pays (Mercado Pago), while `pending_payment`' }),
+  ),
   created_by: Uuid({ description: 'who registered them: the person, or a staff member' }),
   created_at: DateTime(),
   updated_at: DateTime(),
@@ -114,6 +144,10 @@ export const REGISTRATION_EXAMPLE = {
   ticket_type_id: TICKET_TYPE_EXAMPLE.id,
   user_id: '01937a4e-0000-7000-8000-000000000003',
   status: 'confirmed',
+  status_reason: null,
+  intent_id: null,
+  hold_expires_at: null,
+  checkout_url: null,
   created_by: '01937a4e-0000-7000-8000-000000000003',
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -124,6 +158,25 @@ export const REGISTRATION_LIST_EXAMPLE = {
   ...REGISTRATION_EXAMPLE,
   email: 'carla@example.com',
   ticket_name: TICKET_TYPE_EXAMPLE.name,
+};
+
+export const PENDING_PAYMENT_EXAMPLE = {
+  ...REGISTRATION_EXAMPLE,
+  status: 'pending_payment',
+  intent_id: '01937a52-4444-7000-8000-000000000040',
+  hold_expires_at: '2026-11-22T10:15:00.000Z',
+  checkout_url:
+    'https://www.mercadopago.com.br/checkout/v1/redirect?pref_id=202809963-920c288b-4ebb-40be-966f-700250fa5370',
+};
+
+export const REFUNDED_EXAMPLE = {
+  ...PENDING_PAYMENT_EXAMPLE,
+  status: 'refunded',
+  status_reason: 'refunded',
+  hold_expires_at: '2026-11-22T10:15:00.000Z',
+  checkout_url: null,
+  updated_at: '2026-11-23T10:00:00.000Z',
+  cancelled_at: '2026-11-23T10:00:00.000Z',
 };
 
 export const CANCELLED_EXAMPLE = {

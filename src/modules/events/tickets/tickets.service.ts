@@ -9,10 +9,11 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import { AppError, conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
-import { serialize } from '../../../kernel/http/respond.ts';
+import { AppError, conflict, forbidden, notFound, validationError } from '../../../kernel/http/errors.ts';
+import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
+import { type CheckoutDeps, startCheckout } from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as repo from './tickets.repository.ts';
 import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
@@ -41,6 +42,9 @@ export async function createTicketType(
   body: CreateTicketTypeBody,
 ) {
   await requireEditionRole(db, editionId, actor, 'admin');
+  if (body.price_cents > 0 && body.currency === undefined) {
+    throw validationError([{ field: 'currency', message: 'is required when price_cents is above 0' }]);
+  }
   const row = await repo.insertTicketType(db, {
     id: uuidv7(),
     edition_id: editionId,
@@ -48,6 +52,7 @@ export async function createTicketType(
     price_cents: body.price_cents,
     access_level: body.access_level,
     max_quantity: body.max_quantity ?? null,
+    currency: body.currency ?? null,
   });
   return toTicketType(row);
 }
@@ -91,15 +96,11 @@ async function resolveRegistrant(
 
 /**
  * The state rules. Self-registration: a published edition (members see drafts, but cannot register
- * themselves to one), free tickets only, the registration window open. Staff registering someone
- * else may hand out any ticket type at any time before the edition ends (comp tickets, speakers).
+ * themselves to one), the registration window open; a paid ticket then goes through checkout.
+ * Staff registering someone else may hand out any ticket type, free of charge, at any time before
+ * the edition ends (comp tickets, speakers).
  */
-function checkRegistrationState(
-  edition: EditionRow,
-  ticketType: TicketTypeRow,
-  isStaffRegistration: boolean,
-  now: Date,
-): void {
+function checkRegistrationState(edition: EditionRow, isStaffRegistration: boolean, now: Date): void {
   if (edition.ends_at.getTime() <= now.getTime()) {
     throw conflict('The edition has ended; registration is closed', {
       ends_at: edition.ends_at.toISOString(),
@@ -107,11 +108,6 @@ function checkRegistrationState(
   }
   if (isStaffRegistration) return;
   if (edition.is_draft) throw conflict('The edition is not published; registration is not open yet');
-  if (ticketType.price_cents > 0) {
-    throw conflict('Paid tickets need checkout, which does not exist yet', {
-      price_cents: ticketType.price_cents,
-    });
-  }
   if (edition.registration_opens_at !== null && edition.registration_opens_at.getTime() > now.getTime()) {
     throw conflict('Registration has not opened yet', {
       registration_opens_at: edition.registration_opens_at.toISOString(),
@@ -120,23 +116,33 @@ function checkRegistrationState(
 }
 
 export async function register(
-  db: Database,
+  deps: CheckoutDeps,
   editionId: string,
   actor: Identity,
   body: CreateRegistrationBody,
-) {
+): Promise<{ registration: Serialized<RegistrationRow>; created: boolean }> {
+  const { db } = deps;
   // 1. Authorization (404, then 403), then the person and the ticket type (404).
   const { edition, userId, isStaffRegistration } = await resolveRegistrant(db, editionId, actor, body.email);
   const ticketType = await repo.findTicketType(db, body.ticket_type_id);
   if (ticketType === undefined || ticketType.edition_id !== editionId) throw notFound('Ticket type');
 
   // 2. State (409): the edition's dates and publication, the price, an existing registration.
-  checkRegistrationState(edition, ticketType, isStaffRegistration, new Date());
+  checkRegistrationState(edition, isStaffRegistration, new Date());
   const existing = await repo.findActiveRegistration(db, editionId, userId);
+  if (existing?.status === 'pending_payment' && !isStaffRegistration) {
+    // Registering again while paying gives the same checkout back (no second hold).
+    return { registration: serialize(existing), created: false };
+  }
   if (existing !== undefined) {
     throw conflict('This person already holds an active registration for this edition', {
       registration_id: existing.id,
+      status: existing.status,
     });
+  }
+  if (ticketType.price_cents > 0 && !isStaffRegistration) {
+    const outcome = await startCheckout(deps, edition, ticketType, actor);
+    return { registration: serialize(outcome.registration), created: outcome.created };
   }
 
   // 3. One transaction. The registration row goes in first: a concurrent registration of the same
@@ -160,7 +166,21 @@ export async function register(
     await emitParticipantBadge(tx, inserted);
     return inserted;
   });
-  return serialize(registration);
+  return { registration: serialize(registration), created: true };
+}
+
+/**
+ * One registration, to its registrant or to staff and above of its event (404 for anyone else when
+ * the event is a draft, else 403, as for a cancellation). `checkout_url` is there while pending.
+ */
+export async function getRegistration(db: Database, registrationId: string, actor: Identity) {
+  const found = await repo.findRegistrationWithAccess(db, registrationId, actor.userId);
+  const isRegistrant = found?.registration.user_id === actor.userId;
+  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Registration');
+  }
+  if (!isRegistrant && !isEventRole(found.role, 'staff')) throw forbidden();
+  return serialize(found.registration);
 }
 
 export async function listRegistrations(
@@ -187,12 +207,20 @@ export async function cancelRegistration(db: Database, registrationId: string, a
     throw notFound('Registration');
   }
   if (!isRegistrant && !isEventRole(found.role, 'admin')) throw forbidden();
-  if (found.registration.status === 'cancelled') throw conflict('The registration is already cancelled');
+  const { status } = found.registration;
+  if (status !== 'confirmed' && status !== 'pending_payment') {
+    throw conflict(`The registration is already ${status}`, { status });
+  }
 
   const cancelled = await db.transaction(async (tx) => {
-    // Conditional: of two concurrent cancellations exactly one frees the seat.
-    const row = await repo.cancelConfirmedRegistration(tx, registrationId);
-    if (row === undefined) throw conflict('The registration is already cancelled');
+    // Conditional: of two concurrent cancellations exactly one frees the seat. A pending one gives
+    // its held seat back; should its payment still succeed, the payment is refunded.
+    const row = await repo.moveRegistration(tx, registrationId, status, 'cancelled');
+    if (row === undefined) throw conflict('The registration changed meanwhile; read it again');
+    if (status === 'pending_payment') {
+      await repo.releaseHeldSeat(tx, row.ticket_type_id);
+      return row;
+    }
     await repo.releaseSeat(tx, row.ticket_type_id);
     await revokeParticipantBadge(tx, row);
     return row;

@@ -4,12 +4,22 @@ import { actors } from '../../../kernel/auth/actors.table.ts';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
 import { editions } from '../editions/editions.table.ts';
 
-export const REGISTRATION_STATUSES = ['confirmed', 'cancelled'] as const;
+export const REGISTRATION_STATUSES = [
+  'pending_payment',
+  'confirmed',
+  'cancelled',
+  'expired',
+  'refunded',
+] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+/** The statuses that hold a seat and block a second registration of the same person. */
+export const ACTIVE_REGISTRATION_STATUSES = ['pending_payment', 'confirmed'] as const;
 /**
- * Ticket types of an edition (contract 5.5). `confirmed_count` is the number of confirmed
- * registrations, kept by the same statement that confirms or cancels one: a conditional
- * `confirmed_count + 1 … where confirmed_count < max_quantity` is what makes the last seat go to
- * exactly one of two concurrent registrations, and the check constraint backs it up.
+ * Ticket types of an edition (contract 5.5, 8). `confirmed_count` is the number of confirmed
+ * registrations and `held_count` the seats held by checkouts not yet paid, each kept by the same
+ * statement that changes a registration: a conditional `… + 1 where confirmed_count + held_count <
+ * max_quantity` is what makes the last seat go to exactly one of two concurrent registrations,
+ * and the check constraint backs it up.
  */
 export const ticketTypes = pgTable(
   'ticket_types',
@@ -20,9 +30,12 @@ export const ticketTypes = pgTable(
       .references(() => editions.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     price_cents: integer('price_cents').notNull().default(0),
+    /** ISO 4217; required when the ticket is paid. */
+    currency: text('currency'),
     access_level: integer('access_level').notNull().default(0),
     max_quantity: integer('max_quantity'),
     confirmed_count: integer('confirmed_count').notNull().default(0),
+    held_count: integer('held_count').notNull().default(0),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -32,7 +45,11 @@ export const ticketTypes = pgTable(
     check('ticket_types_access_level_check', sql`${table.access_level} >= 0`),
     check(
       'ticket_types_capacity_check',
-      sql`${table.confirmed_count} >= 0 and (${table.max_quantity} is null or ${table.confirmed_count} <= ${table.max_quantity})`,
+      sql`${table.confirmed_count} >= 0 and ${table.held_count} >= 0 and (${table.max_quantity} is null or ${table.confirmed_count} + ${table.held_count} <= ${table.max_quantity})`,
+    ),
+    check(
+      'ticket_types_currency_check',
+      sql`(${table.currency} is null or ${table.currency} ~ '^[A-Z]{3}$') and (${table.price_cents} = 0 or ${table.currency} is not null)`,
     ),
     check(
       'ticket_types_max_quantity_check',
@@ -41,7 +58,11 @@ export const ticketTypes = pgTable(
   ],
 );
 
-/** Registrations: at most one active (non-cancelled) registration per person per edition. */
+/**
+ * Registrations: at most one active (pending payment or confirmed) registration per person per
+ * edition. A paid one starts `pending_payment` with a seat held until `hold_expires_at`; its intent
+ * lives in the payments module, named here by id only (no foreign key across modules).
+ */
 export const registrations = pgTable(
   'registrations',
   {
@@ -56,6 +77,12 @@ export const registrations = pgTable(
       .notNull()
       .references(() => actors.user_id),
     status: text('status', { enum: REGISTRATION_STATUSES }).notNull(),
+    /** Why it ended as it did (`refunded`, `sold_out_after_expiry`, …); null otherwise. */
+    status_reason: text('status_reason'),
+    intent_id: uuid('intent_id'),
+    hold_expires_at: timestamptz('hold_expires_at'),
+    /** Where the payer pays, kept while the registration is pending. */
+    checkout_url: text('checkout_url'),
     /** Who made the registration: the registrant, or a staff member registering them. */
     created_by: uuid('created_by').notNull(),
     created_at: createdAt(),
@@ -65,10 +92,14 @@ export const registrations = pgTable(
   (table) => [
     uniqueIndex('registrations_one_active_unique')
       .on(table.edition_id, table.user_id)
-      .where(sql`${table.status} <> 'cancelled'`),
+      .where(sql`${table.status} in ('pending_payment', 'confirmed')`),
+    uniqueIndex('registrations_intent_unique').on(table.intent_id),
     index('registrations_edition_idx').on(table.edition_id, table.created_at),
     index('registrations_user_idx').on(table.user_id),
-    check('registrations_status_check', sql`${table.status} in ('confirmed', 'cancelled')`),
+    check(
+      'registrations_status_check',
+      sql`${table.status} in ('pending_payment', 'confirmed', 'cancelled', 'expired', 'refunded')`,
+    ),
   ],
 );
 

@@ -105,3 +105,47 @@ export async function revokeSeller(db: Executor, id: string): Promise<SellerRow 
     .returning();
   return row;
 }
+
+/** A seller by id, locked until the end of the caller's transaction (a token refresh). */
+export async function lockSeller(db: Executor, id: string): Promise<SellerRow | undefined> {
+  const [row] = await db.select().from(sellers).where(eq(sellers.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function findSeller(db: Executor, id: string): Promise<SellerRow | undefined> {
+  const [row] = await db.select().from(sellers).where(eq(sellers.id, id)).limit(1);
+  return row;
+}
+
+/** Live sellers of `provider` whose provider account is `providerUserId` (a notification's `user_id`). */
+export function findLiveSellersByAccount(
+  db: Executor,
+  provider: SellerRow['provider'],
+  providerUserId: string,
+) {
+  return db
+    .select()
+    .from(sellers)
+    .where(
+      and(
+        eq(sellers.provider, provider),
+        eq(sellers.provider_user_id, providerUserId),
+        isNull(sellers.revoked_at),
+      ),
+    )
+    .orderBy(desc(sellers.created_at))
+    .limit(10);
+}
+
+/** Stores refreshed credentials (sealed) of a live seller. */
+export async function updateSellerCredentials(
+  db: Executor,
+  id: string,
+  credentials: string,
+  tokenExpiresAt: Date | null,
+): Promise<void> {
+  await db
+    .update(sellers)
+    .set({ credentials, token_expires_at: tokenExpiresAt, updated_at: sql`now()` })
+    .where(and(eq(sellers.id, id), isNull(sellers.revoked_at)));
+}

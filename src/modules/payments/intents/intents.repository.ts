@@ -4,6 +4,7 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRowsPrepared } from '../../../kernel/db/raw.ts';
 import { isOwnedBy } from '../wallets/wallets.repository.ts';
+import { wallets } from '../wallets/wallets.table.ts';
 import { insertDeliveries } from '../webhooks/delivery/outbox.repository.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import {
@@ -46,11 +47,20 @@ export async function moveIntent(
   db: Executor,
   id: string,
   from: IntentStatus,
-  to: { status: IntentStatus; status_detail: IntentStatusDetail | null },
+  to: { status: IntentStatus; status_detail: IntentStatusDetail | null; transaction_id?: string | undefined },
 ): Promise<IntentRow | undefined> {
   const [row] = await db
     .update(intents)
-    .set({ status: to.status, status_detail: to.status_detail, updated_at: sql`now()` })
+    .set({
+      status: to.status,
+      status_detail: to.status_detail,
+      ...(to.transaction_id === undefined
+        ? {}
+        : {
+            provider_data: sql`${intents.provider_data} || jsonb_build_object('transaction_id', ${to.transaction_id}::text)`,
+          }),
+      updated_at: sql`now()`,
+    })
     .where(and(eq(intents.id, id), eq(intents.status, from)))
     .returning();
   return row;
@@ -141,5 +151,40 @@ export async function insertIntentWithEvent(
              (select count(*)::int from queued) as queued
       from checked left join intent on true`,
   );
+  return row;
+}
+
+/** Inserts an intent whose collector is its wallet's at this moment (a checkout's). */
+export async function insertIntent(db: Executor, values: NewIntent): Promise<IntentRow> {
+  const [row] = await db
+    .insert(intents)
+    .values({
+      ...values,
+      collector_id: sql`(select ${wallets.collector_id} from ${wallets} where ${wallets.id} = ${values.wallet_id})`,
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Adds a refund of `amountCents` to a succeeded intent, moving it to `refunded` when all is given
+ * back; undefined when the intent is not (or no longer) succeeded or the sum would pass the amount.
+ */
+export async function addRefund(
+  db: Executor,
+  id: string,
+  amountCents: number,
+): Promise<IntentRow | undefined> {
+  const [row] = await db
+    .update(intents)
+    .set({ refunded_cents: sql`${intents.refunded_cents} + ${amountCents}`, updated_at: sql`now()` })
+    .where(
+      and(
+        eq(intents.id, id),
+        eq(intents.status, 'succeeded'),
+        sql`${intents.refunded_cents} + ${amountCents} <= ${intents.amount_cents}`,
+      ),
+    )
+    .returning();
   return row;
 }

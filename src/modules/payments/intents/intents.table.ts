@@ -40,6 +40,8 @@ export const intents = pgTable(
       .references(() => sellers.id),
     collector_id: uuid('collector_id').references(() => collectors.id),
     amount_cents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** What the provider gave back so far (contract 8: a partial refund keeps `succeeded`). */
+    refunded_cents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     currency: text('currency').notNull(),
     sandbox: boolean('sandbox').notNull(),
     provider: text('provider', { enum: PROVIDERS }).notNull(),
@@ -54,6 +56,7 @@ export const intents = pgTable(
     index('intents_wallet_created_idx').on(table.wallet_id, table.created_at),
     // Inbound notifications find their intent by the provider's transaction id (issue 6).
     index('intents_transaction_idx').on(table.provider, sql`(${table.provider_data} ->> 'transaction_id')`),
+    check('intents_refunded_check', sql`${table.refunded_cents} between 0 and ${table.amount_cents}`),
     check('intents_amount_check', sql`${table.amount_cents} > 0`),
     check('intents_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
     check(
@@ -93,7 +96,7 @@ export type IntentRow = typeof intents.$inferSelect;
 /** What an intent is, before the database adds its timestamps. */
 export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
 /** An intent to create: the collector is the wallet's, as bound when the statement runs. */
-export type NewIntent = Omit<IntentFields, 'collector_id'>;
+export type NewIntent = Omit<IntentFields, 'collector_id' | 'refunded_cents'>;
 
 /**
  * Why a test-mode intent was not created, in the order the checks apply: the wallet is not the

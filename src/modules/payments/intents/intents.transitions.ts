@@ -11,8 +11,12 @@ import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import * as repo from './intents.repository.ts';
 
-/** What the transitions need of the outbox (waking the workers is the caller's, after commit). */
-type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'>;
+/**
+ * What the transitions need of the outbox: the delivery schedule (waking the workers is the
+ * caller's, after commit) and who hears a transition inside its transaction (the events module,
+ * through the payments port).
+ */
+type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'> & Partial<Pick<Outbox, 'listeners'>>;
 
 /** An event written, and how many deliveries it queued (wake the workers when any). */
 export interface RecordedEvent {
@@ -35,6 +39,8 @@ export type EventSource = 'testmode' | 'simulate' | 'cancel' | (string & {});
 export interface StatusChange {
   status: IntentStatus;
   status_detail?: IntentStatusDetail | null | undefined;
+  /** The provider's payment that caused it, recorded as `provider_data.transaction_id`. */
+  transaction_id?: string | undefined;
 }
 
 /**
@@ -67,6 +73,16 @@ export const EVENT_DATA_FIELDS = [
 ] as const;
 export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
 
+/** The `data` of `registration.*` events (contract 8), in the contract's order. */
+export const REGISTRATION_DATA_FIELDS = [
+  'registration_id',
+  'edition_id',
+  'event_id',
+  'ticket_type_id',
+  'user_id',
+  'intent_id',
+] as const;
+
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
 export function eventPayload(eventId: string, intent: NewIntent): EventData {
   const transactionId = intent.provider_data?.transaction_id;
@@ -86,7 +102,8 @@ export function eventPayload(eventId: string, intent: NewIntent): EventData {
   };
 }
 
-async function recordEvent(
+/** Writes the intent's `payment.<status>` event and its deliveries in the caller's transaction. */
+export async function recordEvent(
   tx: Executor,
   intent: IntentRow,
   source: EventSource,
@@ -136,7 +153,13 @@ export async function createIntent(
   const createdAt = new Date(Number(row.created_ms));
   return {
     refusal: undefined,
-    intent: { ...values, collector_id: row.collector_id, created_at: createdAt, updated_at: createdAt },
+    intent: {
+      ...values,
+      collector_id: row.collector_id,
+      refunded_cents: 0,
+      created_at: createdAt,
+      updated_at: createdAt,
+    },
     queued: Number(row.queued),
   };
 }
@@ -160,10 +183,23 @@ export async function applyIntentStatus(
   const moved = await repo.moveIntent(tx, intent.id, intent.status, {
     status: change.status,
     status_detail: change.status_detail ?? null,
+    transaction_id: change.transaction_id,
   });
   if (moved === undefined) {
     const now = await repo.findIntent(tx, intent.id);
     throw refuse(now?.status ?? intent.status);
   }
-  return { intent: moved, ...(await recordEvent(tx, moved, source, policy)) };
+  const recorded = await recordEvent(tx, moved, source, policy);
+  for (const listener of policy.listeners ?? []) {
+    await listener(tx, {
+      intentId: moved.id,
+      walletId: moved.wallet_id,
+      from: intent.status,
+      to: moved.status,
+      amountCents: moved.amount_cents,
+      currency: moved.currency,
+      metadata: moved.metadata,
+    });
+  }
+  return { intent: moved, ...recorded };
 }

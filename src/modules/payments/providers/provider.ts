@@ -32,7 +32,42 @@ export interface ProviderPayment {
   id: string;
   status: string;
   statusDetail: string | null;
+  /** What the checkout set: the intent id (contract 8). */
+  externalReference: string | null;
+  /** In minor units of `currency`, when the provider reports them. */
+  amountCents: number | null;
+  currency: string | null;
+  /** The provider account that received the payment (the seller's `provider_user_id`). */
+  collectorId: string | null;
   raw: Record<string, unknown>;
+}
+
+/** A checkout (Mercado Pago: a Checkout Pro preference) to create with the seller's token. */
+export interface PreferenceInput {
+  /** Also the external reference and the idempotency key. */
+  intentId: string;
+  title: string;
+  amountCents: number;
+  currency: string;
+  feeCents: number;
+  payerEmail: string;
+  notificationUrl: string;
+  backUrl: string;
+  expiresAt: Date;
+}
+
+export interface ProviderPreference {
+  id: string;
+  initPoint: string;
+  sandboxInitPoint: string;
+}
+
+/** Thrown by calls with a seller's token when the provider refuses the token (401): refresh and retry. */
+export class ProviderTokenRejected extends Error {
+  constructor(what: string) {
+    super(`the provider refused the access token (${what})`);
+    this.name = 'ProviderTokenRejected';
+  }
 }
 
 /** An inbound provider notification as the route received it (contract 7.3). */
@@ -54,6 +89,12 @@ export interface ProviderNotification {
   resourceId: string | undefined;
   /** The provider's id of this delivery, kept for tracing. */
   requestId: string | undefined;
+  /**
+   * The provider account the notification is about (Mercado Pago's `user_id`: the seller who was
+   * paid). Not covered by the signature: it only chooses whose token asks the provider, and the
+   * payment found must then match its intent's seller.
+   */
+  accountId: string | undefined;
 }
 
 export interface MappedStatus {
@@ -68,6 +109,17 @@ export interface PaymentProvider {
   /** The consent URL the user is sent to. */
   authorizeUrl(input: AuthorizeInput): string;
   exchangeCode(input: ExchangeInput): Promise<ProviderTokens>;
+  /** A new access token for a refresh token (the provider rotates the refresh token too). */
+  refreshToken(refreshToken: string): Promise<Omit<ProviderTokens, 'providerUserId'>>;
+  createPreference(accessToken: string, input: PreferenceInput): Promise<ProviderPreference>;
+  /** The payments made for an external reference, newest first. */
+  searchPayments(accessToken: string, externalReference: string): Promise<ProviderPayment[]>;
+  /** Refunds `amountCents` of the payment (all of it when undefined); `key` makes it idempotent. */
+  refundPayment(
+    accessToken: string,
+    paymentId: string,
+    input: { amountCents: number | undefined; currency: string; key: string },
+  ): Promise<void>;
   /** The payment, or undefined when the provider does not know it (404); any other failure is a 502. */
   fetchPayment(accessToken: string, id: string): Promise<ProviderPayment | undefined>;
   /**

@@ -115,3 +115,8 @@ export async function findOwnedWallet(
     .limit(1);
   return wallet;
 }
+
+export async function findWallet(db: Executor, walletId: string): Promise<WalletRow | undefined> {
+  const [wallet] = await db.select().from(wallets).where(eq(wallets.id, walletId)).limit(1);
+  return wallet;
+}

@@ -8,12 +8,14 @@
 import { request } from 'undici';
 import type { Config } from '../../../../kernel/config.ts';
 import { AppError, unauthorized } from '../../../../kernel/http/errors.ts';
-import type {
-  InboundNotification,
-  PaymentProvider,
-  ProviderNotification,
-  ProviderPayment,
-  ProviderTokens,
+import { toMajor, toMinor } from '../money.ts';
+import {
+  type InboundNotification,
+  type PaymentProvider,
+  type ProviderNotification,
+  type ProviderPayment,
+  ProviderTokenRejected,
+  type ProviderTokens,
 } from '../provider.ts';
 import { verifyMercadoPagoSignature } from './mercadopago.signature.ts';
 import { mapMercadoPagoStatus } from './mercadopago.status.ts';
@@ -39,8 +41,19 @@ async function send(
   }
 }
 
-/** The parsed body of a 2xx answer, else a 502 (the body is drained, not kept). */
-async function readJson(what: string, response: Response): Promise<Record<string, unknown>> {
+/**
+ * The parsed body of a 2xx answer, else a 502 (the body is drained, not kept). With `token`, a 401
+ * is `ProviderTokenRejected`: the caller refreshes the seller's token and tries once more.
+ */
+async function readJson(
+  what: string,
+  response: Response,
+  token?: 'seller',
+): Promise<Record<string, unknown>> {
+  if (token === 'seller' && response.statusCode === 401) {
+    await response.body.dump().catch(() => undefined);
+    throw new ProviderTokenRejected(what);
+  }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump().catch(() => undefined);
     throw gatewayError(what, `HTTP ${response.statusCode}`);
@@ -63,6 +76,44 @@ const text = (value: unknown): string | undefined =>
     : typeof value === 'number' && Number.isFinite(value)
       ? String(value)
       : undefined;
+
+const amountOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** A payment resource of the Mercado Pago API, as the service reads it. */
+function paymentOf(answer: Record<string, unknown>, fallbackId: string, what: string): ProviderPayment {
+  const status = text(answer.status);
+  if (status === undefined) throw gatewayError(what, 'the answer lacks status');
+  const currency = text(answer.currency_id) ?? null;
+  const amount = amountOf(answer.transaction_amount);
+  return {
+    id: text(answer.id) ?? fallbackId,
+    status,
+    statusDetail: text(answer.status_detail) ?? null,
+    externalReference: text(answer.external_reference) ?? null,
+    amountCents: amount === undefined || currency === null ? null : toMinor(amount, currency),
+    currency,
+    collectorId: text(answer.collector_id) ?? text(objectOf(answer.collector).id) ?? null,
+    raw: answer,
+  };
+}
+
+/** Tokens of an OAuth answer (code exchange or refresh). */
+function tokensOf(what: string, answer: Record<string, unknown>) {
+  const accessToken = text(answer.access_token);
+  if (accessToken === undefined) throw gatewayError(what, 'the answer lacks access_token');
+  const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : undefined;
+  return {
+    accessToken,
+    refreshToken: text(answer.refresh_token) ?? null,
+    expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
+  };
+}
+
+const bearer = (accessToken: string) => ({
+  authorization: `Bearer ${accessToken}`,
+  accept: 'application/json',
+});
 
 const SIGNATURE_REFUSALS = {
   missing: 'The x-signature header is missing',
@@ -94,6 +145,7 @@ function readNotification(input: InboundNotification): ProviderNotification {
     isPayment: type === 'payment',
     resourceId: text(input.query['data.id']) ?? text(objectOf(body.data).id),
     requestId: headerOf(input, 'x-request-id'),
+    accountId: text(body.user_id),
   };
 }
 
@@ -136,39 +188,115 @@ export function createMercadoPagoProvider(settings: Config['mercadopago']): Paym
           body: body.toString(),
         }),
       );
-      const accessToken = text(answer.access_token);
       const providerUserId = text(answer.user_id);
-      if (accessToken === undefined || providerUserId === undefined) {
-        throw gatewayError('token exchange', 'the answer lacks access_token or user_id');
+      if (providerUserId === undefined) throw gatewayError('token exchange', 'the answer lacks user_id');
+      return { providerUserId, ...tokensOf('token exchange', answer) };
+    },
+
+    async refreshToken(refreshToken) {
+      const body = new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: settings.clientId ?? '',
+        client_secret: settings.clientSecret ?? '',
+        refresh_token: refreshToken,
+      });
+      const answer = await readJson(
+        'token refresh',
+        await send('token refresh', `${apiUrl}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: body.toString(),
+        }),
+      );
+      return tokensOf('token refresh', answer);
+    },
+
+    async createPreference(accessToken, input) {
+      const what = 'checkout preference';
+      const answer = await readJson(
+        what,
+        await send(what, `${apiUrl}/checkout/preferences`, {
+          method: 'POST',
+          headers: {
+            ...bearer(accessToken),
+            'content-type': 'application/json',
+            'x-idempotency-key': input.intentId,
+          },
+          body: JSON.stringify({
+            items: [
+              {
+                id: input.intentId,
+                title: input.title,
+                quantity: 1,
+                unit_price: toMajor(input.amountCents, input.currency),
+                currency_id: input.currency,
+              },
+            ],
+            payer: { email: input.payerEmail },
+            external_reference: input.intentId,
+            marketplace_fee: toMajor(input.feeCents, input.currency),
+            notification_url: input.notificationUrl,
+            back_urls: { success: input.backUrl, pending: input.backUrl, failure: input.backUrl },
+            auto_return: 'all',
+            expires: true,
+            expiration_date_from: new Date().toISOString(),
+            expiration_date_to: input.expiresAt.toISOString(),
+            date_of_expiration: input.expiresAt.toISOString(),
+          }),
+        }),
+        'seller',
+      );
+      const id = text(answer.id);
+      const initPoint = text(answer.init_point);
+      if (id === undefined || initPoint === undefined) {
+        throw gatewayError(what, 'the answer lacks id or init_point');
       }
-      const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : undefined;
-      return {
-        providerUserId,
-        accessToken,
-        refreshToken: text(answer.refresh_token) ?? null,
-        expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
-      };
+      return { id, initPoint, sandboxInitPoint: text(answer.sandbox_init_point) ?? initPoint };
+    },
+
+    async searchPayments(accessToken, externalReference) {
+      const what = 'payment search';
+      const query = new URLSearchParams({
+        external_reference: externalReference,
+        sort: 'date_created',
+        criteria: 'desc',
+      });
+      const answer = await readJson(
+        what,
+        await send(what, `${apiUrl}/v1/payments/search?${query.toString()}`, {
+          method: 'GET',
+          headers: bearer(accessToken),
+        }),
+        'seller',
+      );
+      if (!Array.isArray(answer.results)) throw gatewayError(what, 'the answer lacks results');
+      return answer.results.map((result) => paymentOf(objectOf(result), '', what));
+    },
+
+    async refundPayment(accessToken, paymentId, { amountCents, currency, key }) {
+      const what = 'refund';
+      await readJson(
+        what,
+        await send(what, `${apiUrl}/v1/payments/${encodeURIComponent(paymentId)}/refunds`, {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json', 'x-idempotency-key': key },
+          body: JSON.stringify(amountCents === undefined ? {} : { amount: toMajor(amountCents, currency) }),
+        }),
+        'seller',
+      );
     },
 
     async fetchPayment(accessToken, id): Promise<ProviderPayment | undefined> {
       const response = await send('payment lookup', `${apiUrl}/v1/payments/${encodeURIComponent(id)}`, {
         method: 'GET',
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+        headers: bearer(accessToken),
       });
       // Unknown to the provider: the caller decides (a notification keeps it for a later replay).
       if (response.statusCode === 404) {
         await response.body.dump().catch(() => undefined);
         return undefined;
       }
-      const answer = await readJson('payment lookup', response);
-      const status = text(answer.status);
-      if (status === undefined) throw gatewayError('payment lookup', 'the answer lacks status');
-      return {
-        id: text(answer.id) ?? id,
-        status,
-        statusDetail: text(answer.status_detail) ?? null,
-        raw: answer,
-      };
+      return paymentOf(await readJson('payment lookup', response, 'seller'), id, 'payment lookup');
     },
 
     verifyNotification(input, now = Date.now()): ProviderNotification {

@@ -16,7 +16,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../../../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
-import { EVENT_DATA_FIELDS } from '../../intents/intents.transitions.ts';
+import { EVENT_DATA_FIELDS, REGISTRATION_DATA_FIELDS } from '../../intents/intents.transitions.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
 import { ClaimPacer } from './delivery.pacing.ts';
@@ -199,7 +199,8 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: queue.ClaimedDelivery, claimId: string): Promise<void> {
-    const data = Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, delivery.payload[field]]));
+    const fields = delivery.type.startsWith('registration.') ? REGISTRATION_DATA_FIELDS : EVENT_DATA_FIELDS;
+    const data = Object.fromEntries(fields.map((field) => [field, delivery.payload[field]]));
     const body = JSON.stringify({
       type: delivery.type,
       timestamp: new Date(delivery.event_created_at).toISOString(),

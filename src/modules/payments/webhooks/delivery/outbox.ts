@@ -12,15 +12,22 @@
  * workers' poll.
  */
 
+import type { IntentListener } from '../../../../kernel/payments-port.ts';
+
 /** The notification channel every delivery worker listens on. */
 export const DELIVERY_CHANNEL = 'convene_webhook_deliveries';
 
 /** How long wake-ups for other processes are gathered into one notification. */
 const NOTIFY_COALESCE_MS = 5;
 
-/** What writers of events need: the delay before the first attempt, and the wake-up. */
+/**
+ * What writers of events need: the delay before the first attempt, the wake-up, and who hears an
+ * intent's transition inside its transaction (the events module subscribes through the payments
+ * port, `kernel/payments-port.ts`).
+ */
 export interface Outbox {
   retryScheduleSeconds: readonly number[];
+  readonly listeners: IntentListener[];
   /** Call after committing a transaction that queued deliveries. */
   wake(): void;
 }
@@ -42,6 +49,7 @@ export function createOutbox(
   let isNotifyScheduled = false;
   return {
     retryScheduleSeconds,
+    listeners: [],
     wake() {
       for (const listener of listeners) listener();
       if (notifyOthers === undefined || isNotifyScheduled) return;

@@ -3,12 +3,21 @@ import { type Static, Type } from 'typebox';
 import { DateTime, HttpUrl, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
 import { INTENT_STATUSES } from '../../intents/intents.table.ts';
 
-/** The event types a subscriber may pick: one per intent status. */
-export const WEBHOOK_EVENT_TYPES = INTENT_STATUSES.map((status) => `payment.${status}` as const);
+/** The event types a subscriber may pick: one per intent status, and the paid registrations' (contract 8). */
+export const WEBHOOK_EVENT_TYPES = [
+  ...INTENT_STATUSES.map((status) => `payment.${status}` as const),
+  'registration.confirmed',
+  'registration.expired',
+  'registration.refunded',
+] as const;
 
 export const EventType = Type.Union(
   WEBHOOK_EVENT_TYPES.map((type) => Type.Literal(type)),
-  { description: 'a payment event type (`payment.<intent status>`)' },
+  {
+    description:
+      'a payment event type (`payment.<intent status>`) or a paid registration’s (`registration.confirmed`, ' +
+      '`registration.expired`, `registration.refunded`)',
+  },
 );
 const EventTypes = Type.Array(EventType, {
   minItems: 1,

@@ -12,12 +12,19 @@ import type { Config } from '../../../../kernel/config.ts';
 import type { Database } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { AppError } from '../../../../kernel/http/errors.ts';
-import { openCredentials } from '../../connections/credentials.ts';
+import { findLiveSellersByAccount, findSeller } from '../../connections/connections.repository.ts';
+import type { SellerRow } from '../../connections/connections.table.ts';
+import { NoSellerCredentials, withSellerToken } from '../../connections/seller-token.ts';
 import * as intentsRepo from '../../intents/intents.repository.ts';
 import type { IntentRow } from '../../intents/intents.table.ts';
 import { applyIntentStatus, canTransition, type StatusChange } from '../../intents/intents.transitions.ts';
 import { providerFor } from '../../providers/index.ts';
-import type { InboundNotification, ProviderNotification } from '../../providers/provider.ts';
+import type {
+  InboundNotification,
+  PaymentProvider,
+  ProviderNotification,
+  ProviderPayment,
+} from '../../providers/provider.ts';
 import type { Outbox } from '../delivery/outbox.ts';
 import * as repo from './notifications.repository.ts';
 import type { NotificationOutcome } from './notifications.table.ts';
@@ -70,7 +77,11 @@ export async function receiveNotification(
   const provider = providerFor(slug, config);
   const notification = provider.verifyNotification(input);
   const record = recordOf(provider.slug, notification, input.body);
-  const keep = async (outcome: 'ignored' | 'unmatched', reason: string, intentId: string | null = null) => {
+  const keep = async (
+    outcome: 'ignored' | 'unmatched' | 'mismatch',
+    reason: string,
+    intentId: string | null = null,
+  ) => {
     await repo.insertNotification(db, { ...record, id: uuidv7(), outcome, reason, intent_id: intentId });
     return receipt(outcome);
   };
@@ -82,23 +93,12 @@ export async function receiveNotification(
   const paymentId = notification.resourceId;
   if (paymentId === undefined) return keep('ignored', 'the notification names no payment');
 
-  // 3. The intent, its seller's token, the payment as the provider reports it now.
-  const found = await repo.findIntentByTransaction(db, provider.slug, paymentId);
-  if (found === undefined) return keep('unmatched', 'no intent has this transaction id');
-  const { intent } = found;
-  if (config.secretsKey === undefined) {
-    // Not a property of this notification: a server without SECRETS_KEY can read no credentials.
-    throw new AppError(
-      'SERVICE_UNAVAILABLE',
-      'SECRETS_KEY is not configured: provider credentials cannot be read',
-    );
-  }
-  const credentials = openCredentials(config.secretsKey, found.credentials);
-  if (credentials === undefined) {
-    return keep('unmatched', 'the intent’s seller has no usable credentials', intent.id);
-  }
-  const payment = await provider.fetchPayment(credentials.accessToken, paymentId);
-  if (payment === undefined) return keep('unmatched', 'the provider does not know this payment', intent.id);
+  // 3. The intent and the payment as the provider reports it now; they must agree.
+  const located = await locatePayment(db, config, provider, paymentId, notification.accountId);
+  if ('unmatched' in located) return keep('unmatched', located.unmatched, located.intentId);
+  const { intent, seller, payment } = located;
+  const mismatch = paymentMismatch(intent, seller, payment);
+  if (mismatch !== undefined) return keep('mismatch', mismatch, intent.id);
 
   // 4. Settle.
   const mapped = provider.mapStatus(payment.status, payment.statusDetail);
@@ -106,9 +106,101 @@ export async function receiveNotification(
     db,
     outbox,
     intent,
-    { status: mapped.status, status_detail: mapped.statusDetail },
+    { status: mapped.status, status_detail: mapped.statusDetail, transaction_id: payment.id },
     record,
   );
+}
+
+type Located =
+  | { intent: IntentRow; seller: SellerRow; payment: ProviderPayment }
+  | { unmatched: string; intentId: string | null };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The intent a notification is about, and its payment fetched with the seller's token. An intent
+ * that already carries the payment as its transaction id is found by it (test-mode intents, and a
+ * checkout's later notifications). A checkout's first notification is not: the account it names
+ * (`user_id`) chooses a live seller, whose token fetches the payment, whose external reference
+ * is the intent id (contract 8).
+ */
+async function locatePayment(
+  db: Database,
+  config: Config,
+  provider: PaymentProvider,
+  paymentId: string,
+  accountId: string | undefined,
+): Promise<Located> {
+  const fetchWith = async (seller: SellerRow) => {
+    try {
+      return await withSellerToken(db, config, provider, seller, (token) =>
+        provider.fetchPayment(token, paymentId),
+      );
+    } catch (error) {
+      if (error instanceof NoSellerCredentials) return null;
+      throw error;
+    }
+  };
+  const known = await repo.findIntentByTransaction(db, provider.slug, paymentId);
+  if (known !== undefined) {
+    const seller = await findSeller(db, known.intent.seller_id);
+    const payment = seller === undefined ? null : await fetchWith(seller);
+    if (seller === undefined || payment === null) {
+      return { unmatched: 'the intent’s seller has no usable credentials', intentId: known.intent.id };
+    }
+    if (payment === undefined) {
+      return { unmatched: 'the provider does not know this payment', intentId: known.intent.id };
+    }
+    return { intent: known.intent, seller, payment };
+  }
+  if (accountId === undefined) return { unmatched: 'no intent has this transaction id', intentId: null };
+  const [first] = (await findLiveSellersByAccount(db, provider.slug, accountId)).filter(
+    (seller) => seller.credentials !== null,
+  );
+  if (first === undefined) {
+    return {
+      unmatched: 'no intent has this transaction id and no live seller has the account it names',
+      intentId: null,
+    };
+  }
+  const payment = await fetchWith(first);
+  if (payment === null)
+    return { unmatched: 'the account’s seller has no usable credentials', intentId: null };
+  if (payment === undefined) return { unmatched: 'the provider does not know this payment', intentId: null };
+  const reference = payment.externalReference;
+  const intent =
+    reference !== null && UUID.test(reference) ? await intentsRepo.findIntent(db, reference) : undefined;
+  if (intent === undefined) {
+    return { unmatched: 'the payment’s external reference names no intent', intentId: null };
+  }
+  const seller = await findSeller(db, intent.seller_id);
+  if (seller === undefined) return { unmatched: 'the intent’s seller is gone', intentId: intent.id };
+  return { intent, seller, payment };
+}
+
+/**
+ * Why a payment cannot settle its intent, or undefined when it can: it names another intent, was
+ * paid to another account than the intent's seller (another wallet's), or its amount or currency
+ * differs from the intent's. A checkout's payment must report its amount; a test-mode intent's
+ * is compared when the provider reports one.
+ */
+export function paymentMismatch(
+  intent: IntentRow,
+  seller: SellerRow,
+  payment: ProviderPayment,
+): string | undefined {
+  if (payment.externalReference !== null && payment.externalReference !== intent.id) {
+    return 'the payment’s external reference names another intent';
+  }
+  if (payment.collectorId !== null && payment.collectorId !== seller.provider_user_id) {
+    return 'the payment went to another account than the intent’s seller';
+  }
+  const isCheckout = typeof intent.provider_data.preference_id === 'string';
+  if (payment.amountCents === null && !isCheckout) return undefined;
+  if (payment.amountCents !== intent.amount_cents || payment.currency !== intent.currency) {
+    return `the payment is ${payment.amountCents ?? '?'} ${payment.currency ?? '?'} and the intent ${intent.amount_cents} ${intent.currency}`;
+  }
+  return undefined;
 }
 
 /**

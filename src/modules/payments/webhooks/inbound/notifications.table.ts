@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../../../kernel/db/columns.ts';
 
-export const NOTIFICATION_OUTCOMES = ['applied', 'stale', 'ignored', 'unmatched'] as const;
+export const NOTIFICATION_OUTCOMES = ['applied', 'stale', 'ignored', 'unmatched', 'mismatch'] as const;
 
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 
@@ -9,7 +9,8 @@ export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
  * Inbound provider notifications (contract 7.3, `POST /webhooks/{provider}`), as received:
  * `applied` (moved an intent; `event_id` names the event), `stale` (would have moved the intent
  * backwards: kept, intent unchanged), `ignored` (a type other than `payment`), `unmatched` (no
- * intent or payment known yet: kept for a later replay). Duplicates are not recorded.
+ * intent or payment known yet: kept for a later replay), `mismatch` (the payment's wallet, amount or
+ * currency is not the intent's: nothing changed). Duplicates are not recorded.
  */
 export const providerNotifications = pgTable(
   'provider_notifications',

@@ -1,0 +1,107 @@
+/**
+ * The in-process interface between the events and payments modules (contract 8, "cross-module").
+ * The events module sells tickets through it and hears of intent transitions from it; the payments
+ * module implements it. Neither module imports the other or touches the other's tables: both
+ * import only this file, and `app.ts` hands the implementation to the events module. Every call
+ * that takes an `Executor` runs inside the caller's transaction, so what the two modules write
+ * about one payment commits together or not at all.
+ */
+import type { Executor } from './db/client.ts';
+
+/** What a paid registration asks the provider for (the intent id is also the external reference). */
+export interface CheckoutRequest {
+  walletId: string;
+  sellerId: string;
+  intentId: string;
+  amountCents: number;
+  currency: string;
+  /** The item's title on the provider's page (the ticket type's name). */
+  title: string;
+  payerEmail: string;
+  /** When the seat hold ends: the preference expires then. */
+  expiresAt: Date;
+  /** Stored on the intent (`registration_id`, `edition_id`, …). */
+  metadata: Record<string, unknown>;
+}
+
+export interface PreparedCheckout {
+  checkoutUrl: string;
+  preferenceId: string;
+  sandbox: boolean;
+}
+
+export type IntentStatusName =
+  | 'pending'
+  | 'processing'
+  | 'succeeded'
+  | 'rejected'
+  | 'cancelled'
+  | 'failed'
+  | 'refunded';
+
+/** An intent transition as the payments module announces it, inside the transaction that made it. */
+export interface IntentTransition {
+  intentId: string;
+  walletId: string;
+  from: IntentStatusName;
+  to: IntentStatusName;
+  amountCents: number;
+  currency: string;
+  metadata: Record<string, unknown>;
+}
+
+export type IntentListener = (tx: Executor, transition: IntentTransition) => Promise<void>;
+
+/** The events a registration announces to the wallet's webhook endpoints (contract 8). */
+export type RegistrationEventType =
+  | 'registration.confirmed'
+  | 'registration.expired'
+  | 'registration.refunded';
+
+export interface RegistrationEventData {
+  registration_id: string;
+  edition_id: string;
+  event_id: string;
+  ticket_type_id: string;
+  user_id: string;
+  intent_id: string;
+}
+
+export interface PaymentsPort {
+  /**
+   * That `ownerId` owns the wallet (404 `Wallet not found` otherwise, as everywhere) and that the
+   * seller is a live one of it (404 unknown, 409 revoked). Answers the wallet's sandbox flag.
+   */
+  checkSeller(
+    db: Executor,
+    ownerId: string,
+    walletId: string,
+    sellerId: string,
+  ): Promise<{ sandbox: boolean }>;
+  /** The wallet's sandbox flag (false for a wallet that no longer exists). */
+  sandboxOf(db: Executor, walletId: string): Promise<boolean>;
+  /**
+   * Creates the provider's checkout (a Mercado Pago preference) for an intent not yet stored: no
+   * database write, so a failure (409 for a seller no longer live, 502 for the provider) leaves
+   * nothing behind.
+   */
+  prepareCheckout(db: Executor, request: CheckoutRequest): Promise<PreparedCheckout>;
+  /** Stores the checkout's intent (`pending`) and its `payment.pending` event, in the caller's transaction. */
+  recordCheckout(tx: Executor, request: CheckoutRequest, prepared: PreparedCheckout): Promise<void>;
+  /** Schedules a full refund of the intent (a job: the provider is called after commit). */
+  requestRefund(tx: Executor, intentId: string, reason: string): Promise<void>;
+  /**
+   * Refunds the intent now at the provider (full), as its wallet's owner or on behalf of the
+   * event's staff; the transition to `refunded` is announced like any other.
+   */
+  refundNow(db: Executor, intentId: string): Promise<void>;
+  /**
+   * Writes a registration event, with its deliveries, for the webhook endpoints of the wallet of
+   * `data.intent_id`, in the caller's transaction.
+   */
+  announce(tx: Executor, type: RegistrationEventType, data: RegistrationEventData): Promise<void>;
+  /** Hears every intent transition, inside the transaction that makes it. */
+  onTransition(listener: IntentListener): void;
+  /** Wakes the webhook delivery and job workers after a commit that queued work for them. */
+  wake(): void;
+}

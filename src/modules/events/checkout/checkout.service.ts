@@ -1,0 +1,153 @@
+/**
+ * Paid registrations (contract 8), events side. A checkout is made in one request: the provider's
+ * checkout first (through the payments port; it writes nothing, so a provider failure leaves
+ * nothing behind), then one transaction that inserts the registration `pending_payment`, holds
+ * its seat, stores the intent and schedules the hold's end. What happens next comes from the
+ * payments module as intent transitions (`checkout.listener.ts`).
+ */
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Config } from '../../../kernel/config.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import { findPgError } from '../../../kernel/db/errors.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
+import { serialize } from '../../../kernel/http/respond.ts';
+import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
+import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
+import { isEventRole } from '../access.ts';
+import type { EditionRow } from '../editions/editions.table.ts';
+import * as tickets from '../tickets/tickets.repository.ts';
+import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
+import { findPaymentLink } from './payment-links.repository.ts';
+
+export const EXPIRE_HOLD_JOB = 'events.expire_hold';
+
+export interface CheckoutDeps {
+  db: Database;
+  config: Config;
+  payments: PaymentsPort;
+}
+
+export interface RegistrationOutcome {
+  registration: RegistrationRow;
+  /** False when an earlier pending registration of the same person is given back. */
+  created: boolean;
+}
+
+/**
+ * Starts the checkout of a paid ticket for `payer`. 409 without a payment link, for a ticket type
+ * without a currency, or when no seat is free (holds count); the payments port answers 409 for a
+ * seller no longer live and 502 for the provider. Two requests of the same person racing end with
+ * one registration: the loser's insert meets the unique index and it answers the winner's.
+ */
+export async function startCheckout(
+  deps: CheckoutDeps,
+  edition: EditionRow,
+  ticketType: TicketTypeRow,
+  payer: Identity,
+): Promise<RegistrationOutcome> {
+  const { db, payments } = deps;
+  const link = await findPaymentLink(db, edition.event_id);
+  if (link === undefined) {
+    throw conflict(
+      'This event does not sell paid tickets yet: its owner links a wallet with PUT /events/{event_id}/payments',
+      { event_id: edition.event_id },
+    );
+  }
+  if (ticketType.currency === null) {
+    throw conflict('This paid ticket type has no currency; create it again with `currency`', {
+      ticket_type_id: ticketType.id,
+    });
+  }
+  if (
+    ticketType.max_quantity !== null &&
+    ticketType.confirmed_count + ticketType.held_count >= ticketType.max_quantity
+  ) {
+    throw soldOut(ticketType);
+  }
+
+  const registrationId = uuidv7();
+  const holdExpiresAt = new Date(Date.now() + deps.config.checkout.holdSeconds * 1000);
+  const request: CheckoutRequest = {
+    walletId: link.wallet_id,
+    sellerId: link.seller_id,
+    intentId: uuidv7(),
+    amountCents: ticketType.price_cents,
+    currency: ticketType.currency,
+    title: ticketType.name,
+    payerEmail: payer.email,
+    expiresAt: holdExpiresAt,
+    metadata: {
+      registration_id: registrationId,
+      edition_id: edition.id,
+      event_id: edition.event_id,
+      ticket_type_id: ticketType.id,
+      user_id: payer.userId,
+    },
+  };
+  const prepared = await payments.prepareCheckout(db, request);
+
+  try {
+    const registration = await db.transaction(async (tx) => {
+      const inserted = await tickets.insertRegistration(tx, {
+        id: registrationId,
+        edition_id: edition.id,
+        ticket_type_id: ticketType.id,
+        user_id: payer.userId,
+        status: 'pending_payment',
+        created_by: payer.userId,
+        intent_id: request.intentId,
+        hold_expires_at: holdExpiresAt,
+        checkout_url: prepared.checkoutUrl,
+      });
+      if ((await tickets.holdSeat(tx, ticketType.id)) === undefined) throw soldOut(ticketType);
+      await payments.recordCheckout(tx, request, prepared);
+      await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
+      return inserted;
+    });
+    payments.wake();
+    return { registration, created: true };
+  } catch (error) {
+    if (findPgError(error)?.constraint !== 'registrations_one_active_unique') throw error;
+    const winner = await tickets.findActiveRegistration(db, edition.id, payer.userId);
+    if (winner?.status !== 'pending_payment') throw error;
+    return { registration: winner, created: false };
+  }
+}
+
+const soldOut = (ticketType: TicketTypeRow) =>
+  conflict('This ticket type is sold out (seats held by unpaid checkouts count until their hold ends)', {
+    max_quantity: ticketType.max_quantity,
+  });
+
+/**
+ * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
+ * cancellation). The payments module refunds at the provider and announces the transition, which
+ * moves the registration to `refunded` (`checkout.listener.ts`); `reason`, when given, replaces
+ * the default `status_reason`.
+ */
+export async function refundRegistration(
+  db: Database,
+  payments: PaymentsPort,
+  registrationId: string,
+  actor: Identity,
+  reason: string | undefined,
+) {
+  const found = await tickets.findRegistrationWithAccess(db, registrationId, actor.userId);
+  if (found === undefined || (found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Registration');
+  }
+  if (!isEventRole(found.role, 'admin')) throw forbidden();
+  const { registration } = found;
+  if (registration.intent_id === null) throw conflict('This registration was not paid; cancel it instead');
+  if (registration.status !== 'confirmed') {
+    throw conflict(`Only a confirmed registration can be refunded; this one is ${registration.status}`, {
+      status: registration.status,
+    });
+  }
+  await payments.refundNow(db, registration.intent_id);
+  if (reason !== undefined) await tickets.setStatusReason(db, registrationId, 'refunded', reason);
+  const now = await tickets.findRegistration(db, registrationId);
+  if (now === undefined) throw notFound('Registration');
+  return serialize(now);
+}

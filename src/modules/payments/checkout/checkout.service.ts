@@ -1,0 +1,155 @@
+/**
+ * The payments side of paid tickets (contract 8): the `PaymentsPort` the events module sells
+ * through. A checkout is a Mercado Pago preference created with the seller's token; its intent is
+ * stored only once the preference exists (`prepareCheckout` writes nothing, `recordCheckout` runs
+ * in the registration's transaction), so a provider failure leaves nothing behind.
+ */
+import type { Config } from '../../../kernel/config.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import { conflict, notFound } from '../../../kernel/http/errors.ts';
+import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
+import type { JobRunner } from '../../../kernel/jobs/runner.ts';
+import type {
+  CheckoutRequest,
+  IntentListener,
+  PaymentsPort,
+  PreparedCheckout,
+  RegistrationEventData,
+  RegistrationEventType,
+} from '../../../kernel/payments-port.ts';
+import type { SellerRow } from '../connections/connections.table.ts';
+import { NoSellerCredentials, withSellerToken } from '../connections/seller-token.ts';
+import * as intentsRepo from '../intents/intents.repository.ts';
+import { recordEvent } from '../intents/intents.transitions.ts';
+import { providerFor } from '../providers/index.ts';
+import { feeMinor } from '../providers/money.ts';
+import { findOwnedWallet, findSellerOfWallet, findWallet } from '../wallets/wallets.repository.ts';
+import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
+import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import { RECONCILE_JOB, REFUND_JOB, refundIntent } from './checkout.jobs.ts';
+
+const PROVIDER = 'mercadopago';
+
+export interface CheckoutDeps {
+  config: Config;
+  outbox: Outbox;
+  jobs: JobRunner;
+}
+
+/** A seller that can take real payments: live, with OAuth credentials (not a test-mode seller). */
+function requireLiveSeller(seller: SellerRow | undefined): SellerRow {
+  if (seller === undefined) throw notFound('Seller');
+  if (seller.revoked_at !== null) {
+    throw conflict('The seller was revoked; connect a seller again and link it', { seller_id: seller.id });
+  }
+  if (seller.credentials === null) {
+    throw conflict('A test-mode seller cannot take real payments; connect one with the seller flow', {
+      seller_id: seller.id,
+    });
+  }
+  return seller;
+}
+
+export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
+  const { config, outbox, jobs } = deps;
+  const provider = providerFor(PROVIDER, config);
+
+  return {
+    async checkSeller(db, ownerId, walletId, sellerId) {
+      const wallet = await findOwnedWallet(db, walletId, ownerId);
+      if (wallet === undefined) throw notFound('Wallet');
+      requireLiveSeller(await findSellerOfWallet(db, walletId, sellerId));
+      return { sandbox: wallet.sandbox };
+    },
+
+    async sandboxOf(db, walletId) {
+      return (await findWallet(db, walletId))?.sandbox ?? false;
+    },
+
+    async prepareCheckout(db, request): Promise<PreparedCheckout> {
+      const wallet = await findWallet(db, request.walletId);
+      if (wallet === undefined) throw conflict('The event’s payment wallet no longer exists; link another');
+      const seller = requireLiveSeller(await findSellerOfWallet(db, request.walletId, request.sellerId));
+      try {
+        const preference = await withSellerToken(db, config, provider, seller, (token) =>
+          provider.createPreference(token, {
+            intentId: request.intentId,
+            title: request.title,
+            amountCents: request.amountCents,
+            currency: request.currency,
+            feeCents: feeMinor(request.amountCents, wallet.fee_bps),
+            payerEmail: request.payerEmail,
+            notificationUrl: `${config.publicBaseUrl}/webhooks/${PROVIDER}`,
+            backUrl: `${config.publicBaseUrl}/checkout/${request.intentId}`,
+            expiresAt: request.expiresAt,
+          }),
+        );
+        return {
+          checkoutUrl: wallet.sandbox ? preference.sandboxInitPoint : preference.initPoint,
+          preferenceId: preference.id,
+          sandbox: wallet.sandbox,
+        };
+      } catch (error) {
+        if (error instanceof NoSellerCredentials) {
+          throw conflict('The seller’s credentials cannot be read; connect the seller again');
+        }
+        throw error;
+      }
+    },
+
+    async recordCheckout(tx, request: CheckoutRequest, prepared) {
+      const intent = await intentsRepo.insertIntent(tx, {
+        id: request.intentId,
+        wallet_id: request.walletId,
+        seller_id: request.sellerId,
+        amount_cents: request.amountCents,
+        currency: request.currency,
+        sandbox: prepared.sandbox,
+        provider: PROVIDER,
+        status: 'pending',
+        status_detail: null,
+        provider_data: { preference_id: prepared.preferenceId },
+        metadata: request.metadata,
+      });
+      await recordEvent(tx, intent, PROVIDER, outbox);
+      // A lost notification never loses a paid ticket: the provider is asked after the hold ends.
+      const after = config.checkout.reconcileAfterSeconds * 1000;
+      await scheduleJob(tx, {
+        kind: RECONCILE_JOB,
+        key: intent.id,
+        runAt: new Date(request.expiresAt.getTime() + after),
+      });
+    },
+
+    async requestRefund(tx, intentId, reason) {
+      await scheduleJob(tx, { kind: REFUND_JOB, key: intentId, payload: { reason }, runAt: new Date() });
+    },
+
+    async refundNow(db, intentId) {
+      await refundIntent({ db, config, outbox, provider }, intentId, undefined);
+    },
+
+    async announce(tx, type: RegistrationEventType, data: RegistrationEventData) {
+      const intent = await intentsRepo.findIntent(tx, data.intent_id);
+      if (intent === undefined) return;
+      const event = await intentsRepo.insertPaymentEvent(tx, {
+        id: uuidv7(),
+        wallet_id: intent.wallet_id,
+        intent_id: data.intent_id,
+        type,
+        source: 'events',
+        payload: { ...data },
+      });
+      await enqueueDeliveries(tx, event, outbox);
+    },
+
+    onTransition(listener: IntentListener) {
+      outbox.listeners.push(listener);
+    },
+
+    wake() {
+      outbox.wake();
+      jobs.wake();
+    },
+  };
+}
