@@ -4,6 +4,7 @@
  * send requests. Requests go through Fastify's `inject` (the full HTTP pipeline without a socket).
  */
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import type { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import type { Static } from 'typebox';
@@ -130,6 +131,8 @@ export interface RequestOptions<Req = unknown> {
 
 export interface TestApp {
   app: App;
+  /** PUBLIC_BASE_URL: where the app listens when created with `listen`. */
+  baseUrl: string;
   db: Database;
   database: TestDatabase;
   /** A new user with a valid token (not yet in the actor directory: see `actor`). */
@@ -154,6 +157,11 @@ export interface TestAppOptions {
   logStream?: Writable;
   /** The time of the verifier and the in-process caches (default: the system clock). */
   clock?: Clock;
+  /**
+   * Also listen on a free loopback port, with PUBLIC_BASE_URL set to it, so that real HTTP clients
+   * (the Mercado Pago simulator sending notifications, a browser) reach the app.
+   */
+  listen?: boolean;
 }
 
 export async function createTestApp(
@@ -161,6 +169,7 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const keys = await testKeys();
+  const port = options.listen === true ? await freePort() : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: 'memory://',
@@ -169,6 +178,7 @@ export async function createTestApp(
     AUTH_PUBLIC_KEYS: JSON.stringify({ keys: [keys.publicJwk] }),
     LOG_LEVEL: 'silent',
     ...env,
+    ...(port === undefined ? {} : { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
   });
   const database = await createTestDatabase();
   const verifier = await createVerifier(
@@ -188,6 +198,7 @@ export async function createTestApp(
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   await app.ready();
+  if (port !== undefined) await app.listen({ port, host: '127.0.0.1' });
 
   const request = async <Res = unknown, Req = unknown>(
     method: string,
@@ -226,6 +237,7 @@ export async function createTestApp(
 
   return {
     app,
+    baseUrl: config.publicBaseUrl,
     db: database.handle.db,
     database,
     user,
@@ -246,4 +258,13 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/** A TCP port free on the loopback interface at the time of asking. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

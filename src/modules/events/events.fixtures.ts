@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
-import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import {
+  type ApiResponse,
+  createTestApp,
+  type TestApp,
+  type TestAppOptions,
+  type TestUser,
+} from '../../../test/harness.ts';
 import type { Edition } from './editions/editions.schemas.ts';
 import type { Event, MyEvent } from './events/events.schemas.ts';
 import type { Member } from './members/members.schemas.ts';
@@ -107,8 +113,11 @@ export interface Team {
 }
 
 /** A new test app (with `env` over the test defaults) and its four actors. */
-export async function startTeam(env: Record<string, string> = {}): Promise<Team> {
-  const t = await createTestApp(env);
+export async function startTeam(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<Team> {
+  const t = await createTestApp(env, options);
   return {
     t,
     owner: await t.actor('owner'),

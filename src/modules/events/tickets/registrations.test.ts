@@ -26,7 +26,7 @@ describe('registrations', () => {
   before(async () => {
     live = (await setupEdition()).edition;
     free = await createTicketType(live.id, { name: 'Free' });
-    paid = await createTicketType(live.id, { name: 'Paid', price_cents: 4900 });
+    paid = await createTicketType(live.id, { name: 'Paid', price_cents: 4900, currency: 'BRL' });
     hidden = (await setupEdition({ isDraftEvent: true, from: 100, to: 120 })).edition;
   });
 
@@ -77,9 +77,11 @@ describe('registrations', () => {
       );
     });
 
-    it('refuses a paid ticket to self-registration (409: no checkout yet)', async () => {
+    it('refuses a paid ticket while the event has no payment link (409 naming the fix)', async () => {
       const error = expectError(await register(outsider, live.id, paid.id), 409, 'CONFLICT');
-      assert.match(error.message, /checkout/i);
+      assert.match(error.message, /PUT \/events\/\{event_id\}\/payments/);
+      assert.equal(error.meta?.event_id, live.event_id);
+      assert.equal((await registrations(live.id)).filter((row) => row.user_id === outsider.id).length, 0);
     });
 
     it('refuses a second active registration of the same person (409)', async () => {
@@ -178,7 +180,11 @@ describe('registrations', () => {
         to: 820,
         fields: { registration_opens_at: fx.at(790) },
       });
-      const ticket = await createTicketType(edition.id, { name: 'Speaker', price_cents: 100 });
+      const ticket = await createTicketType(edition.id, {
+        name: 'Speaker',
+        price_cents: 100,
+        currency: 'BRL',
+      });
       expectOk(await register(admin, edition.id, ticket.id, guest.email), 201);
 
       const past = (await setupEdition({ from: PAST.from - 100, to: PAST.from - 50 })).edition;

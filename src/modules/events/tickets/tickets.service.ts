@@ -31,7 +31,8 @@ describeConstraint('ticket_types_capacity_check', { message: 'This ticket type i
 function toTicketType(row: TicketTypeRow) {
   return {
     ...serialize(row),
-    remaining: row.max_quantity === null ? null : Math.max(0, row.max_quantity - row.confirmed_count),
+    remaining:
+      row.max_quantity === null ? null : Math.max(0, row.max_quantity - row.confirmed_count - row.held_count),
   };
 }
 

@@ -54,9 +54,15 @@ describe('ticket types', () => {
       assert.match(limited.created_at, ISO);
       assert.match(limited.id, /^[0-9a-f]{8}-[0-9a-f]{4}-7/);
 
-      const unlimited = await createTicketType(live.id, { name: 'Supporter', price_cents: 2500 });
+      const unlimited = await createTicketType(live.id, {
+        name: 'Supporter',
+        price_cents: 2500,
+        currency: 'BRL',
+      });
       assert.equal(unlimited.max_quantity, null);
       assert.equal(unlimited.remaining, null);
+      assert.equal(unlimited.currency, 'BRL');
+      assert.equal(unlimited.held_count, 0);
 
       const explicitNull = await createTicketType(live.id, { name: 'Open', max_quantity: null });
       assert.equal(explicitNull.max_quantity, null);
@@ -71,6 +77,16 @@ describe('ticket types', () => {
       const send = (body: unknown) => t.post<TicketType>(url(live.id), { token: owner.token, body });
       await expectMalformedJson(t, url(live.id), owner);
       expectInvalid(await send({}), 'missing fields', 'name', 'price_cents', 'access_level');
+      expectInvalid(
+        await send({ name: 'A', price_cents: 100, access_level: 0 }),
+        'a paid ticket without currency',
+        'currency',
+      );
+      expectInvalid(
+        await send({ name: 'A', price_cents: 100, currency: 'brl', access_level: 0 }),
+        'a currency that is not ISO 4217',
+        'currency',
+      );
       expectInvalid(
         await send({ name: 'A', price_cents: 0, access_level: 0, capacity: 3 }),
         'unknown field',

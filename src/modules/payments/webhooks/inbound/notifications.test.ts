@@ -29,7 +29,7 @@ import type { NotificationReceipt } from './notifications.schemas.ts';
 import { settleNotification } from './notifications.service.ts';
 import { providerNotifications } from './notifications.table.ts';
 
-const POLICY = { retryScheduleSeconds: [0], wake: () => {} };
+const POLICY = { retryScheduleSeconds: [0], listeners: [], wake: () => {} };
 
 describe('POST /webhooks/{provider}: outcomes', () => {
   const bench = useNotificationsBench();
