@@ -40,6 +40,7 @@ export const INTENT_KEYS = [
   'metadata',
   'provider',
   'provider_data',
+  'refunded_cents',
   'sandbox',
   'seller_id',
   'status',

@@ -4,12 +4,13 @@ import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
-import { INTENT_EXAMPLE, Intent, IntentListQuery } from './intents.schemas.ts';
+import { providerFor } from '../providers/index.ts';
+import { INTENT_EXAMPLE, Intent, IntentListQuery, RefundIntentBody } from './intents.schemas.ts';
 import * as intents from './intents.service.ts';
 
 const tags = ['payments'];
 
-export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, outbox }) => {
+export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, config, outbox }) => {
   app.get(
     '/wallets/:wallet_id/intents',
     {
@@ -81,5 +82,34 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
     },
     async (request) =>
       ok(request, await intents.cancelIntent(db, outbox, request.params.intent_id, actorOf(request))),
+  );
+
+  const refunds = { db, config, outbox, provider: providerFor('mercadopago', config) };
+  app.post(
+    '/intents/:intent_id/refund',
+    {
+      config: { auth: 'required', bodyOptional: true },
+      schema: {
+        tags,
+        summary: 'Refund an intent',
+        description:
+          'The owner of its wallet only (404 for anyone else). Refunds a `succeeded` intent at Mercado Pago ' +
+          'with the seller’s token and an idempotency key: all that is left by default, or `amount_cents`. A ' +
+          'partial refund keeps `succeeded` and raises `refunded_cents`; refunding the rest moves it to ' +
+          '`refunded` (a `payment.refunded` event; a paid registration becomes `refunded`). 409 for another ' +
+          'status or more than is left, 502 when the provider fails (nothing changes).',
+        params: idParams('intent_id'),
+        body: RefundIntentBody,
+        response: {
+          200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'succeeded', refunded_cents: 1000 }, 'payments'),
+          ...errorResponses(400, 401, 404, 409, 502),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await intents.refund(refunds, request.params.intent_id, actorOf(request), request.body.amount_cents),
+      ),
   );
 };

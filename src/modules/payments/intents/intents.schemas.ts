@@ -20,6 +20,7 @@ export const Intent = Type.Object({
   seller_id: Uuid(),
   collector_id: Nullable(Uuid()),
   amount_cents: Type.Integer(),
+  refunded_cents: Type.Integer({ description: 'refunded so far (a partial refund keeps `succeeded`)' }),
   currency: Type.String(),
   sandbox: Type.Boolean(),
   provider: Type.String(),
@@ -38,6 +39,7 @@ export const INTENT_EXAMPLE = {
   seller_id: '01937a50-4444-7000-8000-000000000040',
   collector_id: null,
   amount_cents: 5000,
+  refunded_cents: 0,
   currency: 'BRL',
   sandbox: true,
   provider: 'mercadopago',
@@ -105,3 +107,17 @@ export const CreateTestSellerBody = Type.Object(
   },
 );
 export type CreateTestSellerBody = Static<typeof CreateTestSellerBody>;
+
+export const RefundIntentBody = Type.Object(
+  {
+    amount_cents: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2 ** 53 - 1,
+        description: 'minor units to give back; default all that is left',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ amount_cents: 1000 }, {}] },
+);
+export type RefundIntentBody = Static<typeof RefundIntentBody>;
