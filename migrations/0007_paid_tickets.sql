@@ -1,3 +1,15 @@
+CREATE TABLE "idempotency_keys" (
+	"user_id" uuid NOT NULL,
+	"key" text NOT NULL,
+	"fingerprint" text NOT NULL,
+	"status" text NOT NULL,
+	"response_status" integer,
+	"response_body" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_user_id_key_pk" PRIMARY KEY("user_id","key")
+);
+--> statement-breakpoint
 CREATE TABLE "jobs" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"kind" text NOT NULL,
@@ -34,6 +46,7 @@ ALTER TABLE "ticket_types" ADD COLUMN "currency" text;--> statement-breakpoint
 ALTER TABLE "ticket_types" ADD COLUMN "held_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "intents" ADD COLUMN "refunded_cents" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "event_payment_links" ADD CONSTRAINT "event_payment_links_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_kind_key_unique" ON "jobs" USING btree ("kind","key");--> statement-breakpoint
 CREATE UNIQUE INDEX "registrations_intent_unique" ON "registrations" USING btree ("intent_id");--> statement-breakpoint

@@ -25,6 +25,7 @@ import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
+import { registerIdempotency } from './kernel/idempotency/idempotency.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { createPaymentsCore, paymentsModule } from './modules/payments/index.ts';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const clock = deps.clock ?? systemClock;
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
+  registerIdempotency(app, deps.database.db);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
   // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service

@@ -79,17 +79,19 @@ export function errorEnvelope(error: AppError, module: ModuleName, exposeDebug: 
 
 /**
  * Sends the error envelope once the request's body has been read to its end (or dropped past a
- * bound): see drain.ts for why an answer sent earlier can be lost.
+ * bound): see drain.ts for why an answer sent earlier can be lost. Answers the reply: an async
+ * error handler must resolve with it, or Fastify, finding the reply not yet sent (an async
+ * `onSend` hook still running), sends an empty body in its place.
  */
 export async function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   error: AppError,
   exposeDebug: boolean,
-): Promise<void> {
+): Promise<FastifyReply> {
   await discardBody(request.raw);
   if (error.headers !== undefined) reply.headers(error.headers);
-  reply
+  return reply
     .code(error.status)
     .type('application/json; charset=utf-8')
     .send(errorBody(request, error, exposeDebug));
@@ -107,6 +109,6 @@ export function registerErrorHandler(app: FastifyInstance, options: { exposeDebu
     } else if (error.cause !== undefined && !(thrown instanceof AppError)) {
       request.log.info({ code: error.code, reason: (thrown as Error).message }, 'request refused');
     }
-    await sendError(request, reply, error, options.exposeDebug);
+    return sendError(request, reply, error, options.exposeDebug);
   });
 }

@@ -170,6 +170,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Authenticated, but without the role this operation needs',
   404: 'Unknown resource (drafts are unknown to non-members)',
   409: 'A unique value is taken, or the state does not allow the operation',
+  422: 'An `Idempotency-Key` reused with a different request',
   502: 'The payment provider failed',
   503: 'Unavailable (test mode off, shutting down, database unreachable)',
 };

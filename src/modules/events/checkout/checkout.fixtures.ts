@@ -40,7 +40,7 @@ export interface CheckoutBench extends Team {
  */
 export function useCheckoutBench(
   env: Record<string, string> = {},
-  simulator: { tokenTtlSeconds?: number } = {},
+  simulator: { tokenTtlSeconds?: number; delayMs?: number } = {},
 ): () => CheckoutBench {
   let bench: CheckoutBench | undefined;
   before(async () => {

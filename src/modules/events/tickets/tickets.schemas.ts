@@ -57,7 +57,6 @@ export const CreateTicketTypeBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { name: 'General admission', price_cents: 0, access_level: 1, max_quantity: 300 },
       { name: 'Workshop pass', price_cents: 15000, currency: 'BRL', access_level: 2, max_quantity: 40 },
     ],
   },

@@ -118,6 +118,6 @@ export const RefundIntentBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, examples: [{ amount_cents: 1000 }, {}] },
+  { additionalProperties: false, examples: [{ amount_cents: 1000 }] },
 );
 export type RefundIntentBody = Static<typeof RefundIntentBody>;

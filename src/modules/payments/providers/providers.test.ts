@@ -15,7 +15,7 @@ import { AppError } from '../../../kernel/http/errors.ts';
 import { generateToken } from '../../../kernel/tokens.ts';
 import { providerFor } from './index.ts';
 import { mapMercadoPagoStatus } from './mercadopago/mercadopago.status.ts';
-import type { PaymentProvider } from './provider.ts';
+import { type PaymentProvider, ProviderTokenRejected } from './provider.ts';
 
 const CLIENT = { clientId: 'sim-client', clientSecret: 'sim-secret' };
 const REDIRECT = 'http://127.0.0.1:8080/providers/mercadopago/callback';
@@ -115,7 +115,13 @@ describe('mercadopago adapter', () => {
     });
     // A payment the provider does not know is an answer (undefined), not an outage.
     assert.equal(await provider.fetchPayment(tokens.accessToken, '999'), undefined);
-    await expectBadGateway(provider.fetchPayment('APP_USR-forged', '1234567'), 'APP_USR-forged');
+    // A token the provider refuses (401) is its own error, so that the caller refreshes the seller's
+    // token and tries again (connections/seller-token.ts turns a second refusal into a 502).
+    await assert.rejects(provider.fetchPayment('APP_USR-forged', '1234567'), (error: unknown) => {
+      assert.ok(error instanceof ProviderTokenRejected);
+      assert.doesNotMatch(error.message, /APP_USR-forged/);
+      return true;
+    });
   });
 
   it('fails a wrong PKCE verifier, redirect URI or client secret with 502', async () => {

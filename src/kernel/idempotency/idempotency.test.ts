@@ -1,0 +1,61 @@
+/**
+ * `Idempotency-Key` on authenticated POSTs (contract 8): replay of the first completed answer,
+ * 422 for the key with another request, keys kept per caller, and what is not kept.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
+import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import type { Wallet } from '../../modules/payments/wallets/wallets.schemas.ts';
+
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  before(async () => {
+    t = await createTestApp();
+    owner = await t.actor('owner');
+  });
+  after(() => t.close());
+
+  const createWallet = (name: string, key: string, by: TestUser = owner) =>
+    t.post<Wallet>('/wallets', { token: by.token, body: { name }, headers: { 'idempotency-key': key } });
+
+  it('replays the first answer to a retry, with Idempotent-Replayed, and creates nothing more', async () => {
+    const first = await createWallet('Replayed', 'key-1');
+    const created = expectOk(first, 201, 'payments');
+    assert.equal(first.headers['idempotent-replayed'], undefined);
+    const again = await createWallet('Replayed', 'key-1');
+    assert.equal(again.status, 201);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.text, first.text);
+    const wallets = expectOk(await t.get<Wallet[]>('/wallets?limit=100', { token: owner.token }));
+    assert.equal(wallets.filter((wallet) => wallet.id === created.id).length, 1);
+    assert.equal(wallets.filter((wallet) => wallet.name === 'Replayed').length, 1);
+  });
+
+  it('refuses the same key with another request (422) and keeps keys per caller', async () => {
+    expectOk(await createWallet('First', 'key-2'), 201);
+    const error = expectError(await createWallet('Second', 'key-2'), 422, 'UNPROCESSABLE_ENTITY');
+    assert.match(error.message, /different request/);
+    // Another caller's key of the same name is theirs.
+    const other = await t.actor('other');
+    expectOk(await createWallet('Second', 'key-2', other), 201);
+  });
+
+  it('does not keep refused requests: the key is free for a corrected retry', async () => {
+    expectOk(await createWallet('Taken', 'key-3a'), 201);
+    // Same name again: 409, not stored.
+    expectError(await createWallet('Taken', 'key-3b'), 409, 'CONFLICT');
+    const retry = await t.post<Wallet>('/wallets', {
+      token: owner.token,
+      body: { name: 'Taken' },
+      headers: { 'idempotency-key': 'key-3b' },
+    });
+    expectError(retry, 409, 'CONFLICT');
+    assert.equal(retry.headers['idempotent-replayed'], undefined);
+  });
+
+  it('refuses a key of more than 255 characters, naming the header', async () => {
+    expectFields(await createWallet('Long', 'k'.repeat(256)), 'header.idempotency-key');
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * `Idempotency-Key` on every authenticated POST, with Stripe's semantics (contract 8). A route-level
+ * `preHandler` (after authentication and validation, so a refused request is never stored) claims
+ * the caller's key with a fingerprint of the request:
+ *
+ * - a new key runs the request; a 2xx or 3xx answer is stored for 24 hours, anything else forgets
+ *   the key (a 4xx refused the request before any write; a 5xx or 502 left nothing behind), so a
+ *   retry runs again;
+ * - a completed key with the same fingerprint replays the stored answer with
+ *   `Idempotent-Replayed: true`; with another fingerprint it is 422 `UNPROCESSABLE_ENTITY`;
+ * - a key still running is 409 `CONFLICT` (a request abandoned by a dead process is taken over
+ *   after two minutes).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../db/client.ts';
+import { AppError, conflict, validationError } from '../http/errors.ts';
+import { errorResponses } from '../http/schemas.ts';
+import * as repo from './idempotency.repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey: string | null;
+  }
+}
+
+const HEADER = 'idempotency-key';
+const MAX_KEY_LENGTH = 255;
+
+const IdempotencyHeaders = Type.Object({
+  [HEADER]: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_KEY_LENGTH,
+      description:
+        'Makes a retry safe: the first completed answer is kept 24 h per caller and key and replayed ' +
+        '(`Idempotent-Replayed: true`); the same key with another request is 422, while running 409',
+    }),
+  ),
+});
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[HEADER];
+  if (value === undefined) return undefined;
+  const key = Array.isArray(value) ? value.join(',') : value;
+  if (key.length < 1 || key.length > MAX_KEY_LENGTH) {
+    throw validationError([
+      { field: `header.${HEADER}`, message: `must be 1 to ${MAX_KEY_LENGTH} characters` },
+    ]);
+  }
+  return key;
+}
+
+export function registerIdempotency(app: FastifyInstance, db: Database): void {
+  app.decorateRequest('idempotencyKey', null);
+
+  const claim: preHandlerAsyncHookHandler = async (request, reply) => {
+    const key = keyOf(request);
+    const actor = request.actor;
+    if (key === undefined || actor === null) return;
+    const fingerprint = fingerprintOf(request);
+    if (await repo.claimKey(db, actor.userId, key, fingerprint)) {
+      request.idempotencyKey = key;
+      return;
+    }
+    const held = await repo.findKey(db, actor.userId, key);
+    if (held === undefined) throw conflict('This Idempotency-Key is being released; retry');
+    if (held.fingerprint !== fingerprint) {
+      throw new AppError(
+        'UNPROCESSABLE_ENTITY',
+        'This Idempotency-Key was used with a different request; use a new key for a new request',
+      );
+    }
+    if (held.status === 'running' || held.response_status === null) {
+      throw conflict('A request with this Idempotency-Key is still running; retry when it has finished');
+    }
+    return reply
+      .code(held.response_status)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(held.response_body ?? '');
+  };
+
+  const record: onSendHookHandler = async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    const actor = request.actor;
+    if (key === null || actor === null) return payload;
+    request.idempotencyKey = null;
+    if (reply.statusCode < 400 && typeof payload === 'string') {
+      await repo.completeKey(db, actor.userId, key, { status: reply.statusCode, body: payload });
+    } else {
+      await repo.releaseKey(db, actor.userId, key);
+    }
+    return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('POST') || route.config?.auth === undefined) return;
+    // Documented on every such route: the key's own refusals are a 409 and a 422.
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response !== undefined) Object.assign(response, { ...errorResponses(409, 422), ...response });
+    // Shown in the OpenAPI document only: validation compiled its own header schema already, and
+    // the key is checked here.
+    if (route.schema !== undefined && route.schema.headers === undefined) {
+      route.schema.headers = IdempotencyHeaders;
+    }
+    route.preHandler = [...(route.preHandler === undefined ? [] : [route.preHandler].flat()), claim];
+    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), record];
+  });
+}
