@@ -22,6 +22,9 @@
  * - `GET /v1/payments/search?external_reference=`: the payments of a preference, newest first.
  * - `POST /v1/payments/:id/refunds` (`{amount?}` in major units, `X-Idempotency-Key`): a full or
  *   partial refund; a full one moves the payment to `refunded` and notifies.
+ * - `POST /inbox` and `GET /inbox`: a webhook endpoint for local trials, which keeps the last 100
+ *   bodies it received and lists them (not part of Mercado Pago: `npm run dev:provider`'s
+ *   walk-through points the wallet's webhook endpoint there).
  * - `failNext(status, on?)`: the next request (of one kind, when `on` is given) answers that
  *   status; `delayMs` delays every API answer (the benchmark's 20 ms provider).
  *
@@ -184,6 +187,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
   const failures: { status: number; on: SimulatedEndpoint | undefined }[] = [];
   let deny = false;
   let baseUrl = '';
+  const inbox: { headers: Record<string, unknown>; body: unknown }[] = [];
 
   /** The failure queued for this endpoint, if any (consumed). */
   const failureFor = (endpoint: SimulatedEndpoint): number | undefined => {
@@ -326,6 +330,13 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
       return response.end();
     }
 
+    if (url.pathname === '/inbox') {
+      if (request.method === 'GET') return json(response, 200, inbox);
+      const body = await readJsonBody(request);
+      inbox.push({ headers: { 'webhook-id': request.headers['webhook-id'] }, body });
+      inbox.splice(0, Math.max(0, inbox.length - 100));
+      return json(response, 200, { received: true });
+    }
     if (request.method === 'GET' && /^\/checkout\/v1\/(sandbox\/)?redirect$/.test(url.pathname)) {
       return paymentPage(response, url.searchParams.get('pref_id') ?? '');
     }
