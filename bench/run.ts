@@ -6,8 +6,9 @@
  * - `reads` (bench/reads.ts): public read routes against a bare Fastify route (issue 2, item 10).
  * - `webhooks` (bench/webhooks.ts): the webhook pipeline, test-mode intent to subscriber receipt.
  * - `flood` (bench/flood.ts): /health and memory while hostile clients flood the service.
+ * - `checkout` (bench/checkout.ts): paid registrations through the Mercado Pago simulator.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: `reads,webhooks,flood`).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all four).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -16,6 +17,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   reads: async () => (await import('./reads.ts')).runReads(),
   webhooks: async () => (await import('./webhooks.ts')).runWebhooks(),
   flood: async () => (await import('./flood.ts')).runFlood(),
+  checkout: async () => (await import('./checkout.ts')).runCheckout(),
 };
 
 async function main(): Promise<number> {
