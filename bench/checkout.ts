@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import { startMercadoPagoSimulator } from '../test/mercadopago-simulator.ts';
 import {
   beginSuite,
+  callApi,
   cleanUp,
   common,
   cpuSeconds,
@@ -47,19 +48,7 @@ const settings = {
 
 const CLIENT = { clientId: 'bench-client', clientSecret: 'bench-secret' };
 
-async function call(base: string, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as { data: Record<string, string> };
-}
+const call = callApi;
 
 /** The organiser's set-up; answers the edition and the paid ticket type. */
 async function seed(base: string, token: string) {

@@ -83,6 +83,29 @@ export async function serverSetting(name: 'server_version' | 'synchronous_commit
   return row?.[name] ?? '?';
 }
 
+// ---------- seeding through the API ----------
+
+/** One API call of a seed step, as an integrator makes it; anything but 2xx stops the suite. */
+export async function callApi<T = Record<string, string>>(
+  base: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ data: T }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as { data: T };
+}
+
 // ---------- keys ----------
 
 export interface Signer {

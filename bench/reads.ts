@@ -25,6 +25,7 @@ import autocannon from 'autocannon';
 import {
   type BareRoute,
   beginSuite,
+  callApi,
   cleanUp,
   common,
   cpuSeconds,
@@ -113,19 +114,8 @@ function selectedTargets(): Target[] {
 
 // ---------- 3. seed ----------
 
-async function call(base: string, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as { data: { id: string; slug: string } };
-}
+const call = (base: string, method: string, path: string, token: string, body?: unknown) =>
+  callApi<{ id: string; slug: string }>(base, method, path, token, body);
 
 async function seed(base: string, token: string): Promise<Seed> {
   const eventSlug = 'bench-conf';

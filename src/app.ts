@@ -25,7 +25,7 @@ import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
-import { registerIdempotency } from './kernel/idempotency/idempotency.ts';
+import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { createPaymentsCore, paymentsModule } from './modules/payments/index.ts';
@@ -147,7 +147,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     core: payments,
     runWorker: deps.worker ?? config.webhooks.worker,
   });
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    await scheduleIdempotencySweep(deps.database.db, jobs);
+    jobs.start();
+  });
   app.addHook('onClose', () => jobs.stop());
 
   return app;

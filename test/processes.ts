@@ -308,3 +308,13 @@ export async function childEnv(databaseUrl: string, extra: Record<string, string
     ...extra,
   };
 }
+
+/** Runs `task(i)` for i in [0, count) with `width` at a time (clients of a child service). */
+export async function inParallel(count: number, width: number, task: (i: number) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}

@@ -75,7 +75,7 @@ export async function releaseKey(db: Executor, userId: string, key: string): Pro
     );
 }
 
-/** Deletes expired keys (a few at a time, from the job runner's sweep). */
+/** Deletes expired keys (the hourly sweep job). */
 export async function deleteExpiredKeys(db: Executor): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expires_at, sql`now()`));
 }

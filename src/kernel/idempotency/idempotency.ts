@@ -17,6 +17,8 @@ import { Type } from 'typebox';
 import type { Database } from '../db/client.ts';
 import { AppError, conflict, validationError } from '../http/errors.ts';
 import { errorResponses } from '../http/schemas.ts';
+import { scheduleJob } from '../jobs/jobs.repository.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import * as repo from './idempotency.repository.ts';
 
 declare module 'fastify' {
@@ -56,6 +58,21 @@ function keyOf(request: FastifyRequest): string | undefined {
     ]);
   }
   return key;
+}
+
+const SWEEP_JOB = 'kernel.idempotency_sweep';
+const SWEEP_EVERY_SECONDS = 3600;
+
+/**
+ * Expired keys are taken over when reused; the rest are deleted by a job that runs every hour and
+ * never ends (scheduling it at every start is a no-op once it exists).
+ */
+export async function scheduleIdempotencySweep(db: Database, jobs: JobRunner): Promise<void> {
+  jobs.registerJobKind(SWEEP_JOB, async () => {
+    await repo.deleteExpiredKeys(db);
+    return { retryInSeconds: SWEEP_EVERY_SECONDS };
+  });
+  await scheduleJob(db, { kind: SWEEP_JOB, key: 'every-hour', runAt: new Date() });
 }
 
 export function registerIdempotency(app: FastifyInstance, db: Database): void {

@@ -54,7 +54,7 @@ export function claimDueJobs(db: Executor, claimId: string, limit: number, lease
 
 /**
  * Records a claimed job's outcome, if the claim still holds it: `done`, `failed` (given up), or
- * `pending` again in `retryInSeconds`.
+ * `pending` again in `retryInSeconds`. The last error stays once the job succeeds, as its history.
  */
 export async function finishJob(
   db: Executor,
@@ -67,7 +67,7 @@ export async function finishJob(
     set status = ${outcome.status},
         run_at = case when ${outcome.status} = 'pending'
                       then now() + make_interval(secs => ${outcome.retryInSeconds ?? 0}) else run_at end,
-        last_error = ${outcome.error ?? null},
+        last_error = coalesce(${outcome.error ?? null}, last_error),
         claim_id = null, leased_until = null, updated_at = now()
     where id = ${id} and claim_id = ${claimId}`);
 }

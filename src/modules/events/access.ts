@@ -7,11 +7,13 @@
 import type { Identity } from '../../kernel/auth/identity.ts';
 import { hasRole, requireRole } from '../../kernel/auth/roles.ts';
 import type { Executor } from '../../kernel/db/client.ts';
-import { notFound } from '../../kernel/http/errors.ts';
+import { forbidden, notFound } from '../../kernel/http/errors.ts';
 import { findEditionWithAccess } from './editions/editions.repository.ts';
 import type { EditionRow } from './editions/editions.table.ts';
 import { findEventWithRole } from './events/events.repository.ts';
 import { EVENT_ROLES, type EventRole, type EventRow } from './events/events.table.ts';
+import { findRegistrationWithAccess } from './tickets/tickets.repository.ts';
+import type { RegistrationRow } from './tickets/tickets.table.ts';
 
 export interface EventAccess {
   event: EventRow;
@@ -82,4 +84,25 @@ export async function requireReadableEdition(
   const isPublic = found !== undefined && found.eventStatus === 'active' && !found.edition.is_draft;
   if (found === undefined || (!isPublic && !isEventRole(found.role, 'staff'))) throw notFound('Edition');
   return { edition: found.edition, role: found.role };
+}
+
+/**
+ * A registration, for its registrant (when `registrantMay`) or for a member holding `minimum`. As
+ * with the other guards, a registration of a draft event is unknown (404) to anyone who is neither
+ * its registrant nor a member of the event; others lacking the role get 403.
+ */
+export async function requireRegistrationAccess(
+  db: Executor,
+  registrationId: string,
+  actor: Identity,
+  minimum: EventRole,
+  registrantMay: boolean,
+): Promise<RegistrationRow> {
+  const found = await findRegistrationWithAccess(db, registrationId, actor.userId);
+  const isRegistrant = found?.registration.user_id === actor.userId;
+  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Registration');
+  }
+  if (!(isRegistrant && registrantMay) && !isEventRole(found.role, minimum)) throw forbidden();
+  return found.registration;
 }

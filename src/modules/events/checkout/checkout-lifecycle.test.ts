@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { expectOk } from '../../../../test/assertions.ts';
 import { providerNotifications } from '../../payments/webhooks/inbound/notifications.table.ts';
-import { checkoutHelpers, eventually, useCheckoutBench } from './checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
   const bench = useCheckoutBench({ CHECKOUT_HOLD_SECONDS: '1' });
@@ -30,7 +30,7 @@ describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
     assert.equal(ticket?.remaining, 1);
     // The intent waits for reconciliation: a payment being processed may still succeed.
     assert.equal((await h.intent(registration.intent_id ?? '')).status, 'pending');
-    await eventually(
+    await until(
       async () =>
         h.received('registration.expired').filter((hook) => hook.data.registration_id === registration.id),
       (found) => found.length === 1,
@@ -74,7 +74,7 @@ describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
       sim.refunds.filter((refund) => refund.paymentId === payment.id).map((refund) => refund.amount),
       [null],
     );
-    const intent = await eventually(
+    const intent = await until(
       () => h.intent(lateRegistration.intent_id ?? ''),
       (found) => found.status === 'refunded',
       'intent refunded',
@@ -83,7 +83,7 @@ describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
     const [ticket] = await h.ticketTypes(edition.id);
     assert.equal(ticket?.confirmed_count, 1);
     assert.equal(ticket?.max_quantity, 1);
-    await eventually(
+    await until(
       async () =>
         h
           .received('registration.refunded')
@@ -122,12 +122,28 @@ describe('checkout: reconciliation after the hold', () => {
     );
   });
 
+  it('retries reconciliation when Mercado Pago fails, and confirms once it answers', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition();
+    const registration = expectOk(await h.register(await t.actor('payer'), edition.id, ticketType.id), 201);
+    await sim.pay(h.preferenceOf(registration.intent_id ?? '').id, 'approved', { notify: false });
+    const searches = sim.calls.search;
+    sim.failNext(503, 'search');
+    await h.registrationWhen(registration.id, 'confirmed', 20_000);
+    // The failed search, then the one that found the payment (the job's first retry waits 5 s).
+    assert.ok(sim.calls.search >= searches + 2, `searches: ${sim.calls.search - searches}`);
+    const [job] = await h.jobsOf(registration.intent_id ?? '');
+    assert.equal(job?.status, 'done');
+    assert.equal(job?.attempts, 2);
+    assert.match(job?.last_error ?? '', /Mercado Pago payment search failed: HTTP 503/);
+  });
+
   it('cancels the intent of a checkout nobody paid (status_detail expired)', async () => {
     const { t } = bench();
     const { edition, ticketType } = await h.paidEdition();
     const registration = expectOk(await h.register(await t.actor('gone'), edition.id, ticketType.id), 201);
     await h.registrationWhen(registration.id, 'expired');
-    const intent = await eventually(
+    const intent = await until(
       () => h.intent(registration.intent_id ?? ''),
       (found) => found.status !== 'pending',
       'intent settled',

@@ -9,7 +9,7 @@ import type { TestUser } from '../../../../test/harness.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
 import type { Registration } from '../tickets/tickets.schemas.ts';
-import { type CheckoutBench, checkoutHelpers, eventually, useCheckoutBench } from './checkout.fixtures.ts';
+import { type CheckoutBench, checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 import type { PaymentLink } from './payment-links.schemas.ts';
 
 /** A confirmed, paid registration of a new payer. */
@@ -49,14 +49,14 @@ describe('refunds', () => {
     const badge = (await h.emissions(edition.id)).find((emission) => emission.user_id === payer.id);
     assert.equal(badge?.status, 'revoked');
     assert.equal(badge?.status_reason, 'refunded');
-    await eventually(
+    await until(
       async () =>
         h.received('registration.refunded').filter((hook) => hook.data.registration_id === registration.id),
       (found) => found.length === 1,
       'registration.refunded delivered',
     );
     // The provider then notifies the refund: a duplicate, nothing moves twice.
-    await eventually(
+    await until(
       async () => sim.notificationsSent.filter((sent) => sent.paymentId === payment.id),
       (sent) => sent.length === 2 && sent.every((one) => one.status === 200),
       'refund notification answered',

@@ -13,7 +13,7 @@ import {
   type MercadoPagoSimulator,
   startMercadoPagoSimulator,
 } from '../../../../test/mercadopago-simulator.ts';
-import { type Subscriber, startSubscriber } from '../../../../test/subscriber.ts';
+import { eventually, type Subscriber, startSubscriber } from '../../../../test/subscriber.ts';
 import { jobs } from '../../../kernel/jobs/jobs.table.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import { connectSeller, SIM_CLIENT, simulatorEnv } from '../../payments/payments.fixtures.ts';
@@ -93,20 +93,20 @@ export function useCheckoutBench(
 }
 
 /** Polls `read` until `done` holds (the flow's steps are asynchronous: notifications, jobs). */
-export async function eventually<T>(
+export function until<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
   timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      assert.fail(`${what}: not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+) {
+  return eventually(
+    async () => {
+      const value = await read();
+      return done(value) ? value : undefined;
+    },
+    what,
+    timeoutMs,
+  );
 }
 
 export function checkoutHelpers(bench: () => CheckoutBench) {
@@ -146,7 +146,7 @@ export function checkoutHelpers(bench: () => CheckoutBench) {
       ),
     /** The registration once its status is `status`. */
     registrationWhen: (id: string, status: string, timeoutMs?: number) =>
-      eventually(
+      until(
         () => registration(id),
         (found) => found.status === status,
         `registration ${status}`,

@@ -16,7 +16,7 @@ import {
   type MercadoPagoSimulator,
   startMercadoPagoSimulator,
 } from '../../../../test/mercadopago-simulator.ts';
-import { childEnv, freePort, killAllChildren, startService } from '../../../../test/processes.ts';
+import { childEnv, freePort, inParallel, killAllChildren, startService } from '../../../../test/processes.ts';
 import { eventually, type Subscriber, startSubscriber } from '../../../../test/subscriber.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
@@ -65,15 +65,6 @@ async function persist(url: () => string, token: string, method: string, path: s
     if (answer.status !== 0 && answer.status < 500) throw new Error(`${method} ${path}: ${answer.status}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function inParallel(count: number, width: number, task: (i: number) => Promise<unknown>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
 }
 
 describe('paid registrations across SIGKILLs (PostgreSQL, real processes)', { skip }, () => {

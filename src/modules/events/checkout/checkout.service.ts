@@ -10,11 +10,11 @@ import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { findPgError } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
+import { conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
-import { isEventRole } from '../access.ts';
+import { requireRegistrationAccess } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
@@ -135,12 +135,7 @@ export async function refundRegistration(
   actor: Identity,
   reason: string | undefined,
 ) {
-  const found = await tickets.findRegistrationWithAccess(db, registrationId, actor.userId);
-  if (found === undefined || (found.role === undefined && found.eventStatus !== 'active')) {
-    throw notFound('Registration');
-  }
-  if (!isEventRole(found.role, 'admin')) throw forbidden();
-  const { registration } = found;
+  const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', false);
   if (registration.intent_id === null) throw conflict('This registration was not paid; cancel it instead');
   if (registration.status !== 'confirmed') {
     throw conflict(`Only a confirmed registration can be refunded; this one is ${registration.status}`, {

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { providerNotifications } from '../../payments/webhooks/inbound/notifications.table.ts';
-import { checkoutHelpers, eventually, useCheckoutBench } from './checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
   const bench = useCheckoutBench();
@@ -106,7 +106,7 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     assert.equal(badge?.status, 'active');
     assert.equal(badge?.origin, 'participant');
 
-    const hooks = await eventually(
+    const hooks = await until(
       async () =>
         h.received('registration.confirmed').filter((hook) => hook.data.registration_id === registration.id),
       (found) => found.length === 1,
@@ -120,7 +120,7 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
       user_id: payer.id,
       intent_id: registration.intent_id,
     });
-    await eventually(
+    await until(
       async () =>
         h.received('payment.succeeded').filter((hook) => hook.data.intent_id === registration.intent_id),
       (found) => found.length === 1,
@@ -148,7 +148,7 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     const rejectedPayer = await t.actor('rejected');
     const rejected = expectOk(await h.register(rejectedPayer, edition.id, ticketType.id), 201);
     await sim.pay(h.preferenceOf(rejected.intent_id ?? '').id, 'rejected');
-    await eventually(
+    await until(
       () => h.intent(rejected.intent_id ?? ''),
       (intent) => intent.status === 'rejected',
       'intent rejected',

@@ -9,9 +9,9 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import { AppError, conflict, forbidden, notFound, validationError } from '../../../kernel/http/errors.ts';
+import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
-import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
+import { requireEditionRole, requireReadableEdition, requireRegistrationAccess } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import { type CheckoutDeps, startCheckout } from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
@@ -175,13 +175,7 @@ export async function register(
  * the event is a draft, else 403, as for a cancellation). `checkout_url` is there while pending.
  */
 export async function getRegistration(db: Database, registrationId: string, actor: Identity) {
-  const found = await repo.findRegistrationWithAccess(db, registrationId, actor.userId);
-  const isRegistrant = found?.registration.user_id === actor.userId;
-  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
-    throw notFound('Registration');
-  }
-  if (!isRegistrant && !isEventRole(found.role, 'staff')) throw forbidden();
-  return serialize(found.registration);
+  return serialize(await requireRegistrationAccess(db, registrationId, actor, 'staff', true));
 }
 
 export async function listRegistrations(
@@ -202,13 +196,7 @@ export async function listRegistrations(
  * member; others get 403.
  */
 export async function cancelRegistration(db: Database, registrationId: string, actor: Identity) {
-  const found = await repo.findRegistrationWithAccess(db, registrationId, actor.userId);
-  const isRegistrant = found?.registration.user_id === actor.userId;
-  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
-    throw notFound('Registration');
-  }
-  if (!isRegistrant && !isEventRole(found.role, 'admin')) throw forbidden();
-  const { status } = found.registration;
+  const { status } = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
   if (status !== 'confirmed' && status !== 'pending_payment') {
     throw conflict(`The registration is already ${status}`, { status });
   }

@@ -17,6 +17,7 @@ import { signToken } from '../../../../../test/harness.ts';
 import {
   childEnv,
   freePort,
+  inParallel,
   killAllChildren,
   startService,
   startWorker,
@@ -60,16 +61,6 @@ async function setUpWallet(baseUrl: string, target: string) {
       provider: 'mercadopago',
       status: 'succeeded',
     });
-}
-
-/** Runs `task(i)` for i in [0, count) with `width` at a time. */
-async function inParallel(count: number, width: number, task: (i: number) => Promise<unknown>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
 }
 
 describe('webhook delivery reliability (PostgreSQL, real processes)', { skip }, () => {
