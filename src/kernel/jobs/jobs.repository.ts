@@ -1,14 +1,14 @@
 /**
- * SQL of background jobs: schedule (idempotent by kind and key), claim under a lease with
- * `FOR UPDATE SKIP LOCKED`, and record the outcome fenced by the claim id, the same machinery as
- * the webhook deliveries' (payments/webhooks/delivery/delivery-queue.repository.ts): a process
- * whose lease ran out cannot overwrite what another process recorded.
+ * SQL of background jobs: schedule (idempotent by kind and key), claim under a lease (`leaseDue`,
+ * the claim the webhook deliveries use too), and record the outcome fenced by the claim id: a
+ * process whose lease ran out cannot overwrite what another process recorded.
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { queryRows } from '../db/raw.ts';
 import { type JobRow, jobs } from './jobs.table.ts';
+import { leaseDue } from './lease.ts';
 
 export interface NewJob {
   kind: string;
@@ -32,23 +32,17 @@ export type ClaimedJob = Pick<JobRow, 'id' | 'kind' | 'key' | 'payload' | 'attem
 export function claimDueJobs(db: Executor, claimId: string, limit: number, leaseMs: number) {
   return queryRows<ClaimedJob>(
     db,
-    sql`
-      with due as (
-        select id from jobs
-        where status = 'pending' and run_at <= now()
-          and (leased_until is null or leased_until < now())
-        order by run_at
-        limit ${limit}
-        for update skip locked
-      )
-      update jobs j
-      set leased_until = now() + make_interval(secs => ${leaseMs / 1000}),
-          claim_id = ${claimId},
-          attempts = j.attempts + 1,
-          updated_at = now()
-      from due
-      where j.id = due.id
-      returning j.id, j.kind, j.key, j.payload, j.attempts`,
+    leaseDue({
+      table: sql`jobs`,
+      alias: sql`j`,
+      due: sql`status = 'pending' and run_at <= now()`,
+      orderBy: sql`run_at`,
+      limit,
+      leaseMs,
+      claimId,
+      alsoSet: sql`, attempts = j.attempts + 1`,
+      returning: sql`j.id, j.kind, j.key, j.payload, j.attempts`,
+    }),
   );
 }
 

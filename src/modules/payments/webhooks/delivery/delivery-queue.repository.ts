@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { queryRows, queryRowsPrepared } from '../../../../kernel/db/raw.ts';
+import { leaseDue } from '../../../../kernel/jobs/lease.ts';
 import type { DeliveryStatus } from './delivery.table.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 
@@ -26,31 +27,29 @@ export interface ClaimedDelivery {
 
 /**
  * Up to `limit` due pending deliveries not under a running lease, oldest due first, leased to
- * `claimId` for `leaseMs`: if this process never reports back, they are claimable again when the
- * lease ends, by any process. `SKIP LOCKED` lets concurrent claimers take disjoint rows.
+ * `claimId` for `leaseMs` (kernel/jobs/lease.ts), with what an attempt needs of the event and the
+ * endpoint in the same statement.
  */
 export function claimDue(db: Executor, claimId: string, limit: number, leaseMs: number) {
   return queryRowsPrepared<ClaimedDelivery>(
     db,
     'claim_due_deliveries',
-    sql`
-      with due as (
-        select id from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= now()
-          and (leased_until is null or leased_until < now())
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      )
-      update webhook_deliveries d
-      set leased_until = now() + make_interval(secs => ${leaseMs / 1000}),
-          claim_id = ${claimId},
-          updated_at = now()
-      from due, payment_events ev, webhook_endpoints ep
-      where d.id = due.id and ev.id = d.event_id and ep.id = d.endpoint_id
-      returning d.id, d.endpoint_id, d.event_id, d.attempts, ev.type, ev.payload,
+    leaseDue({
+      table: sql`webhook_deliveries`,
+      alias: sql`d`,
+      due: sql`status = 'pending' and next_attempt_at <= now()`,
+      orderBy: sql`next_attempt_at`,
+      limit,
+      leaseMs,
+      claimId,
+      join: {
+        from: sql`, payment_events ev, webhook_endpoints ep`,
+        on: sql` and ev.id = d.event_id and ep.id = d.endpoint_id`,
+      },
+      returning: sql`d.id, d.endpoint_id, d.event_id, d.attempts, ev.type, ev.payload,
                 ev.created_at as event_created_at, ep.url, ep.enabled, ep.secret, ep.previous_secret,
                 ep.previous_secret_expires_at`,
+    }),
   );
 }
 
