@@ -11,7 +11,14 @@ import type { Config } from '../../kernel/config.ts';
 import type { DatabaseHandle } from '../../kernel/db/client.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
-import { RECONCILE_JOB, REFUND_JOB, reconcileJob, refundJob } from './checkout/checkout.jobs.ts';
+import {
+  ORPHAN_REFUND_JOB,
+  RECONCILE_JOB,
+  REFUND_JOB,
+  reconcileJob,
+  refundJob,
+  refundOrphanJob,
+} from './checkout/checkout.jobs.ts';
 import { createPaymentsPort } from './checkout/checkout.service.ts';
 import { connectionRoutes } from './connections/connections.routes.ts';
 import type { PaymentsDeps } from './deps.ts';
@@ -48,6 +55,7 @@ export function createPaymentsCore(database: DatabaseHandle, config: Config, job
   const context = { db, config, outbox, provider: providerFor('mercadopago', config) };
   jobs.registerJobKind(REFUND_JOB, refundJob(context));
   jobs.registerJobKind(RECONCILE_JOB, reconcileJob(context));
+  jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(context));
   return { outbox, port: createPaymentsPort({ config, outbox, jobs }) };
 }
 

@@ -166,6 +166,28 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     await h.registrationWhen(slow.id, 'confirmed');
   });
 
+  it('gives back a payment approved after the intent was rejected (paid again on the same page)', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition();
+    const registration = expectOk(await h.register(await t.actor('retry'), edition.id, ticketType.id), 201);
+    const preferenceId = h.preferenceOf(registration.intent_id ?? '').id;
+    await sim.pay(preferenceId, 'rejected');
+    const approved = await sim.pay(preferenceId, 'approved');
+    await until(
+      async () => sim.refunds.filter((refund) => refund.paymentId === approved.id),
+      (refunds) => refunds.length === 1,
+      'the orphan payment refunded',
+    );
+    assert.equal((await h.intent(registration.intent_id ?? '')).status, 'rejected');
+    assert.equal((await h.registration(registration.id)).status, 'pending_payment');
+    const [record] = await t.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.resource_id, approved.id));
+    assert.equal(record?.outcome, 'stale');
+    assert.match(record?.reason ?? '', /the payment is refunded/);
+  });
+
   it('changes nothing for a payment whose amount or currency differs from the intent (mismatch)', async () => {
     const { t, sim } = bench();
     const { edition, ticketType } = await h.paidEdition();

@@ -15,7 +15,13 @@ import type { IntentRow } from '../intents/intents.table.ts';
 import { applyIntentStatus } from '../intents/intents.transitions.ts';
 import type { PaymentProvider, ProviderPayment } from '../providers/provider.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
-import { paymentMismatch, settleNotification } from '../webhooks/inbound/notifications.service.ts';
+import {
+  ORPHAN_REFUND_JOB,
+  paymentMismatch,
+  settleNotification,
+} from '../webhooks/inbound/notifications.service.ts';
+
+export { ORPHAN_REFUND_JOB };
 
 export const REFUND_JOB = 'payments.refund';
 export const RECONCILE_JOB = 'payments.reconcile';
@@ -163,5 +169,24 @@ export function reconcileJob(ctx: JobContext): JobHandler {
     return mapped.status === 'pending' || mapped.status === 'processing'
       ? { retryInSeconds: RECHECK_SECONDS }
       : undefined;
+  };
+}
+
+/** Gives back a payment no intent could take (`isOrphanPayment` in notifications.service.ts), all of it. */
+export function refundOrphanJob(ctx: JobContext): JobHandler {
+  return async (job) => {
+    const intentId = String(job.payload.intent_id);
+    const paymentId = String(job.payload.payment_id);
+    const intent = await intentsRepo.findIntent(ctx.db, intentId);
+    const seller = intent === undefined ? undefined : await findSeller(ctx.db, intent.seller_id);
+    if (intent === undefined || seller === undefined) return undefined;
+    await withSellerToken(ctx.db, ctx.config, ctx.provider, seller, (token) =>
+      ctx.provider.refundPayment(token, paymentId, {
+        amountCents: undefined,
+        currency: intent.currency,
+        key: `orphan:${paymentId}`,
+      }),
+    );
+    return undefined;
   };
 }

@@ -12,6 +12,7 @@ import type { Config } from '../../../../kernel/config.ts';
 import type { Database } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { AppError } from '../../../../kernel/http/errors.ts';
+import { scheduleJob } from '../../../../kernel/jobs/jobs.repository.ts';
 import { findLiveSellersByAccount, findSeller } from '../../connections/connections.repository.ts';
 import type { SellerRow } from '../../connections/connections.table.ts';
 import { NoSellerCredentials, withSellerToken } from '../../connections/seller-token.ts';
@@ -226,12 +227,23 @@ export async function settleNotification(
   for (let attempt = 1; ; attempt++) {
     if (current.status === change.status) return receipt('duplicate');
     if (!canTransition(current.status, change.status)) {
-      await repo.insertNotification(db, {
-        ...record,
-        id: uuidv7(),
-        outcome: 'stale',
-        reason: `the intent cannot move from ${current.status} to ${change.status}`,
-        intent_id: current.id,
+      const isOrphan = isOrphanPayment(current, change);
+      await db.transaction(async (tx) => {
+        await repo.insertNotification(tx, {
+          ...record,
+          id: uuidv7(),
+          outcome: 'stale',
+          reason: `the intent cannot move from ${current.status} to ${change.status}${isOrphan ? '; the payment is refunded' : ''}`,
+          intent_id: current.id,
+        });
+        if (isOrphan) {
+          await scheduleJob(tx, {
+            kind: ORPHAN_REFUND_JOB,
+            key: `${record.provider}:${change.transaction_id}`,
+            payload: { intent_id: current.id, payment_id: change.transaction_id },
+            runAt: new Date(),
+          });
+        }
       });
       return receipt('stale');
     }
@@ -257,6 +269,23 @@ export async function settleNotification(
       current = now;
     }
   }
+}
+
+/** The job that gives back a payment no intent can take (`isOrphanPayment`). */
+export const ORPHAN_REFUND_JOB = 'payments.refund_orphan';
+
+/**
+ * An approved payment for an intent that already ended another way (rejected, cancelled, failed):
+ * the payer paid again on the same checkout after a refusal, or after the intent was cancelled.
+ * The transition rule keeps the intent as it is, so the money is given back rather than kept
+ * without anything for it.
+ */
+function isOrphanPayment(intent: IntentRow, change: StatusChange): boolean {
+  return (
+    change.status === 'succeeded' &&
+    change.transaction_id !== undefined &&
+    ['rejected', 'cancelled', 'failed'].includes(intent.status)
+  );
 }
 
 function recordOf(provider: string, notification: ProviderNotification, body: unknown): NotificationRecord {
