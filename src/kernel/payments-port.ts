@@ -86,6 +86,8 @@ export interface PaymentsPort {
    * nothing behind.
    */
   prepareCheckout(db: Executor, request: CheckoutRequest): Promise<PreparedCheckout>;
+  /** Whether the intent ended without being paid (`rejected`, `cancelled`, `failed`): its checkout is dead. */
+  hasEnded(db: Executor, intentId: string): Promise<boolean>;
   /** Stores the checkout's intent (`pending`) and its `payment.pending` event, in the caller's transaction. */
   recordCheckout(tx: Executor, request: CheckoutRequest, prepared: PreparedCheckout): Promise<void>;
   /** Schedules a full refund of the intent (a job: the provider is called after commit). */

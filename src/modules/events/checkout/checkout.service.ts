@@ -48,12 +48,7 @@ export async function startCheckout(
 ): Promise<RegistrationOutcome> {
   const { db, payments } = deps;
   const link = await findPaymentLink(db, edition.event_id);
-  if (link === undefined) {
-    throw conflict(
-      'This event does not sell paid tickets yet: its owner links a wallet with PUT /events/{event_id}/payments',
-      { event_id: edition.event_id },
-    );
-  }
+  if (link === undefined) throw noLink(edition.event_id);
   if (ticketType.currency === null) {
     throw conflict('This paid ticket type has no currency; create it again with `currency`', {
       ticket_type_id: ticketType.id,
@@ -68,23 +63,7 @@ export async function startCheckout(
 
   const registrationId = uuidv7();
   const holdExpiresAt = new Date(Date.now() + deps.config.checkout.holdSeconds * 1000);
-  const request: CheckoutRequest = {
-    walletId: link.wallet_id,
-    sellerId: link.seller_id,
-    intentId: uuidv7(),
-    amountCents: ticketType.price_cents,
-    currency: ticketType.currency,
-    title: ticketType.name,
-    payerEmail: payer.email,
-    expiresAt: holdExpiresAt,
-    metadata: {
-      registration_id: registrationId,
-      edition_id: edition.id,
-      event_id: edition.event_id,
-      ticket_type_id: ticketType.id,
-      user_id: payer.userId,
-    },
-  };
+  const request = checkoutRequest(link, edition.event_id, ticketType, payer, registrationId, holdExpiresAt);
   const prepared = await payments.prepareCheckout(db, request);
 
   try {
@@ -116,6 +95,77 @@ export async function startCheckout(
     return { registration: winner, created: false };
   }
 }
+
+/** What the payments module is asked for one checkout attempt of a registration. */
+function checkoutRequest(
+  link: { wallet_id: string; seller_id: string },
+  eventId: string,
+  ticketType: TicketTypeRow,
+  payer: Identity,
+  registrationId: string,
+  holdExpiresAt: Date,
+): CheckoutRequest {
+  return {
+    walletId: link.wallet_id,
+    sellerId: link.seller_id,
+    intentId: uuidv7(),
+    amountCents: ticketType.price_cents,
+    currency: ticketType.currency ?? '',
+    title: ticketType.name,
+    payerEmail: payer.email,
+    expiresAt: holdExpiresAt,
+    metadata: {
+      registration_id: registrationId,
+      edition_id: ticketType.edition_id,
+      event_id: eventId,
+      ticket_type_id: ticketType.id,
+      user_id: payer.userId,
+    },
+  };
+}
+
+/**
+ * A pending registration's checkout, for its payer registering again. While its intent can still
+ * be paid, the same one. When the last attempt ended the intent (`rejected`, `cancelled`,
+ * `failed`: a refused card), a fresh checkout for the same registration and hold: a new intent and
+ * preference, which the registration now names (the old intent keeps its status; a payment still
+ * made on it is given back). Of two such requests at once, one makes it and both answer it.
+ */
+export async function resumeCheckout(
+  deps: CheckoutDeps,
+  registration: RegistrationRow,
+  ticketType: TicketTypeRow,
+  payer: Identity,
+): Promise<RegistrationRow> {
+  const { db, payments } = deps;
+  const current = registration.intent_id;
+  if (current === null || !(await payments.hasEnded(db, current))) return registration;
+  const eventId = (await tickets.findEventOfEdition(db, ticketType.edition_id)) ?? '';
+  const link = await findPaymentLink(db, eventId);
+  if (link === undefined) throw noLink(eventId);
+  const holdExpiresAt = registration.hold_expires_at ?? new Date();
+  const request = checkoutRequest(link, eventId, ticketType, payer, registration.id, holdExpiresAt);
+  const prepared = await payments.prepareCheckout(db, request);
+  const moved = await db.transaction(async (tx) => {
+    const row = await tickets.replaceCheckout(
+      tx,
+      registration.id,
+      current,
+      request.intentId,
+      prepared.checkoutUrl,
+    );
+    if (row !== undefined) await payments.recordCheckout(tx, request, prepared);
+    return row;
+  });
+  if (moved !== undefined) payments.wake();
+  return moved ?? (await tickets.findRegistration(db, registration.id)) ?? registration;
+}
+
+const noLink = (eventId: string) =>
+  conflict(
+    'This event does not sell paid tickets yet: its owner links a wallet with PUT /events/{event_id}/payments',
+    { event_id: eventId },
+  );
 
 const soldOut = (ticketType: TicketTypeRow) =>
   conflict('This ticket type is sold out (seats held by unpaid checkouts count until their hold ends)', {

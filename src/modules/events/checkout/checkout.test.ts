@@ -188,6 +188,32 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     assert.match(record?.reason ?? '', /the payment is refunded/);
   });
 
+  it('opens a fresh checkout for a payer who registers again after a refused card', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition({ max_quantity: 5 });
+    const payer = await t.actor('refused');
+    const first = expectOk(await h.register(payer, edition.id, ticketType.id), 201);
+    await sim.pay(h.preferenceOf(first.intent_id ?? '').id, 'rejected');
+
+    const again = expectOk(await h.register(payer, edition.id, ticketType.id), 200);
+    assert.equal(again.id, first.id);
+    assert.equal(again.status, 'pending_payment');
+    assert.equal(again.hold_expires_at, first.hold_expires_at, 'the same hold');
+    assert.notEqual(again.intent_id, first.intent_id);
+    assert.notEqual(again.checkout_url, first.checkout_url);
+    assert.equal((await h.intent(first.intent_id ?? '')).status, 'rejected');
+    assert.equal((await h.ticketTypes(edition.id))[0]?.held_count, 1, 'no second hold');
+    // While the fresh checkout can be paid, registering again gives it back as it is.
+    assert.equal(
+      expectOk(await h.register(payer, edition.id, ticketType.id), 200).intent_id,
+      again.intent_id,
+    );
+
+    await sim.pay(h.preferenceOf(again.intent_id ?? '').id, 'approved');
+    await h.registrationWhen(first.id, 'confirmed');
+    assert.equal((await h.intent(again.intent_id ?? '')).status, 'succeeded');
+  });
+
   it('changes nothing for a payment whose amount or currency differs from the intent (mismatch)', async () => {
     const { t, sim } = bench();
     const { edition, ticketType } = await h.paidEdition();

@@ -263,3 +263,28 @@ export async function setStatusReason(
     .set({ status_reason: reason, updated_at: sql`now()` })
     .where(and(eq(registrations.id, id), eq(registrations.status, status)));
 }
+
+/**
+ * Points a pending registration at a fresh checkout (a new intent), if it still names `fromIntent`:
+ * of two requests replacing it at once, one gets the row back.
+ */
+export async function replaceCheckout(
+  db: Executor,
+  id: string,
+  fromIntent: string,
+  toIntent: string,
+  checkoutUrl: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .update(registrations)
+    .set({ intent_id: toIntent, checkout_url: checkoutUrl, updated_at: sql`now()` })
+    .where(
+      and(
+        eq(registrations.id, id),
+        eq(registrations.status, 'pending_payment'),
+        eq(registrations.intent_id, fromIntent),
+      ),
+    )
+    .returning();
+  return row;
+}

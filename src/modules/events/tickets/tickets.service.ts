@@ -13,7 +13,7 @@ import { AppError, conflict, notFound, validationError } from '../../../kernel/h
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import { requireEditionRole, requireReadableEdition, requireRegistrationAccess } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
-import { type CheckoutDeps, startCheckout } from '../checkout/checkout.service.ts';
+import { type CheckoutDeps, resumeCheckout, startCheckout } from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as repo from './tickets.repository.ts';
 import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
@@ -132,8 +132,12 @@ export async function register(
   checkRegistrationState(edition, isStaffRegistration, new Date());
   const existing = await repo.findActiveRegistration(db, editionId, userId);
   if (existing?.status === 'pending_payment' && !isStaffRegistration) {
-    // Registering again while paying gives the same checkout back (no second hold).
-    return { registration: serialize(existing), created: false };
+    // Registering again while paying gives the checkout back (no second hold): the same one, or a
+    // fresh one when the last payment attempt ended it (a refused card).
+    return {
+      registration: serialize(await resumeCheckout(deps, existing, ticketType, actor)),
+      created: false,
+    };
   }
   if (existing !== undefined) {
     throw conflict('This person already holds an active registration for this edition', {

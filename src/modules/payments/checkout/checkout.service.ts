@@ -97,6 +97,11 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
       }
     },
 
+    async hasEnded(db, intentId) {
+      const status = (await intentsRepo.findIntent(db, intentId))?.status;
+      return status === 'rejected' || status === 'cancelled' || status === 'failed';
+    },
+
     async recordCheckout(tx, request: CheckoutRequest, prepared) {
       const intent = await intentsRepo.insertIntent(tx, {
         id: request.intentId,
