@@ -12,7 +12,13 @@
  *   after two minutes).
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../db/client.ts';
 import { AppError, conflict, validationError } from '../http/errors.ts';
@@ -78,16 +84,14 @@ export async function scheduleIdempotencySweep(db: Database, jobs: JobRunner): P
 export function registerIdempotency(app: FastifyInstance, db: Database): void {
   app.decorateRequest('idempotencyKey', null);
 
-  const claim: preHandlerAsyncHookHandler = async (request, reply) => {
-    const key = keyOf(request);
-    const actor = request.actor;
-    if (key === undefined || actor === null) return;
+  /** Claims the key, or answers from it: true when the stored answer was replayed. */
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply, key: string, userId: string) => {
     const fingerprint = fingerprintOf(request);
-    if (await repo.claimKey(db, actor.userId, key, fingerprint)) {
+    if (await repo.claimKey(db, userId, key, fingerprint)) {
       request.idempotencyKey = key;
-      return;
+      return false;
     }
-    const held = await repo.findKey(db, actor.userId, key);
+    const held = await repo.findKey(db, userId, key);
     if (held === undefined) throw conflict('This Idempotency-Key is being released; retry');
     if (held.fingerprint !== fingerprint) {
       throw new AppError(
@@ -98,24 +102,47 @@ export function registerIdempotency(app: FastifyInstance, db: Database): void {
     if (held.status === 'running' || held.response_status === null) {
       throw conflict('A request with this Idempotency-Key is still running; retry when it has finished');
     }
-    return reply
+    reply
       .code(held.response_status)
       .header('idempotent-replayed', 'true')
       .type('application/json; charset=utf-8')
       .send(held.response_body ?? '');
+    return true;
   };
 
-  const record: onSendHookHandler = async (request, reply, payload) => {
+  // Callback style, and nothing asynchronous unless the request carries a key: these hooks sit on
+  // every authenticated POST, the hottest writes included.
+  const claim: preHandlerHookHandler = (request, reply, done) => {
+    let key: string | undefined;
+    try {
+      key = keyOf(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    const actor = request.actor;
+    if (key === undefined || actor === null) return done();
+    claimKey(request, reply, key, actor.userId).then(
+      // A replay has answered: the route must not run (and `done` is not called).
+      (replayed) => {
+        if (!replayed) done();
+      },
+      (error: Error) => done(error),
+    );
+  };
+
+  const record: onSendHookHandler = (request, reply, payload, done) => {
     const key = request.idempotencyKey;
     const actor = request.actor;
-    if (key === null || actor === null) return payload;
+    if (key === null || actor === null) return done(null, payload);
     request.idempotencyKey = null;
-    if (reply.statusCode < 400 && typeof payload === 'string') {
-      await repo.completeKey(db, actor.userId, key, { status: reply.statusCode, body: payload });
-    } else {
-      await repo.releaseKey(db, actor.userId, key);
-    }
-    return payload;
+    const settled =
+      reply.statusCode < 400 && typeof payload === 'string'
+        ? repo.completeKey(db, actor.userId, key, { status: reply.statusCode, body: payload })
+        : repo.releaseKey(db, actor.userId, key);
+    settled.then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   };
 
   app.addHook('onRoute', (route) => {

@@ -43,12 +43,18 @@ export function useCheckoutBench(
   simulator: { tokenTtlSeconds?: number; delayMs?: number } = {},
 ): () => CheckoutBench {
   let bench: CheckoutBench | undefined;
+  // Each part is closed in `after` as soon as it has started, so a set-up failing half-way
+  // leaves no server running.
+  const started: { close(): Promise<void> }[] = [];
   before(async () => {
     const sim = await startMercadoPagoSimulator({
       ...SIM_CLIENT,
       ...simulator,
       webhookSecret: WEBHOOK_SECRET,
     });
+    started.push(sim);
+    const subscriber = await startSubscriber();
+    started.push(subscriber);
     const team = await startTeam(
       {
         ...simulatorEnv(sim),
@@ -59,6 +65,7 @@ export function useCheckoutBench(
       },
       { listen: true },
     );
+    started.push(team.t);
     const { t, owner } = team;
     const walletId = expectOk(
       await t.post<Wallet>('/wallets', { token: owner.token, body: { name: 'Box office' } }),
@@ -71,7 +78,6 @@ export function useCheckoutBench(
       await t.patch<Wallet>(`/wallets/${walletId}/fee`, { token: owner.token, body: { fee_bps: 1000 } }),
     );
     const sellerId = await connectSeller(t, owner, walletId);
-    const subscriber = await startSubscriber();
     expectOk(
       await t.post<WebhookEndpointWithSecret>(`/wallets/${walletId}/webhooks/endpoints`, {
         token: owner.token,
@@ -81,10 +87,9 @@ export function useCheckoutBench(
     );
     bench = { ...team, sim, subscriber, walletId, sellerId };
   });
+  // The app first (it may still be notifying the simulator or delivering to the subscriber).
   after(async () => {
-    await bench?.t.close();
-    await bench?.sim.close();
-    await bench?.subscriber.close();
+    for (const part of started.reverse()) await part.close();
   });
   return () => {
     if (bench === undefined) throw new Error('the bench starts in a before hook');
