@@ -135,10 +135,13 @@ export interface TestApp {
   baseUrl: string;
   db: Database;
   database: TestDatabase;
-  /** A new user with a valid token (not yet in the actor directory: see `actor`). */
-  user(name?: string): Promise<TestUser>;
+  /**
+   * A new user with a valid token (not yet in the actor directory: see `actor`). `claims` are added
+   * to the token (`{ name: 'Ana Souza' }`).
+   */
+  user(name?: string, claims?: Record<string, unknown>): Promise<TestUser>;
   /** A new user who has already called the API, so they exist in the actor directory. */
-  actor(name?: string): Promise<TestUser>;
+  actor(name?: string, claims?: Record<string, unknown>): Promise<TestUser>;
   request<Res = unknown, Req = unknown>(
     method: string,
     url: string,
@@ -229,10 +232,10 @@ export async function createTestApp(
     return { status: response.statusCode, headers: response.headers, body: body!, text: response.body };
   };
 
-  const user = async (name = 'user'): Promise<TestUser> => {
+  const user = async (name = 'user', claims?: Record<string, unknown>): Promise<TestUser> => {
     const id = uuidv7();
     const email = `${name}-${randomBytes(3).toString('hex')}@example.com`;
-    return { id, email, token: await signToken({ id, email }) };
+    return { id, email, token: await signToken({ id, email }, claims === undefined ? {} : { claims }) };
   };
 
   return {
@@ -241,8 +244,8 @@ export async function createTestApp(
     db: database.handle.db,
     database,
     user,
-    async actor(name) {
-      const made = await user(name);
+    async actor(name, claims) {
+      const made = await user(name, claims);
       const seen = await request('GET', '/events/mine', { token: made.token });
       if (seen.status !== 200) throw new Error(`could not register actor: ${seen.status} ${seen.text}`);
       return made;

@@ -1,14 +1,24 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { actors } from './actors.table.ts';
+import type { Identity } from './identity.ts';
 
 export type Actor = typeof actors.$inferSelect;
 
-export async function upsertActor(db: Executor, userId: string, email: string): Promise<void> {
+/** Records a caller; a token without a name keeps the name an earlier token gave. */
+export async function upsertActor(db: Executor, identity: Identity): Promise<void> {
+  const name = identity.name ?? null;
   await db
     .insert(actors)
-    .values({ user_id: userId, email })
-    .onConflictDoUpdate({ target: actors.user_id, set: { email, last_seen_at: sql`now()` } });
+    .values({ user_id: identity.userId, email: identity.email, name })
+    .onConflictDoUpdate({
+      target: actors.user_id,
+      set: {
+        email: identity.email,
+        name: sql`coalesce(excluded.name, ${actors.name})`,
+        last_seen_at: sql`now()`,
+      },
+    });
 }
 
 /** The actor with this e-mail (case-insensitive); the most recently seen when several share it. */

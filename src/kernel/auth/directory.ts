@@ -1,7 +1,7 @@
 /**
  * Records every authenticated caller in the actor directory without a write per request: a
- * bounded in-process cache (`lru-cache`) remembers which e-mail was written for a user, for
- * REFRESH_MS, and the row is written again only when the e-mail changed or that time has passed
+ * bounded in-process cache (`lru-cache`) remembers which e-mail and name were written for a user,
+ * for REFRESH_MS, and the row is written again only when either changed or that time has passed
  * (so `last_seen_at` is accurate to that window).
  */
 import { LRUCache } from 'lru-cache';
@@ -14,7 +14,7 @@ const REFRESH_MS = 5 * 60_000;
 const MAX_ENTRIES = 10_000;
 
 export class ActorDirectory {
-  /** user id -> the e-mail last written for it, forgotten REFRESH_MS after the write. */
+  /** user id -> the e-mail and name last written for it, forgotten REFRESH_MS after the write. */
   private readonly written: LRUCache<string, string>;
 
   constructor(
@@ -30,8 +30,9 @@ export class ActorDirectory {
   }
 
   async record(identity: Identity): Promise<void> {
-    if (this.written.get(identity.userId) === identity.email) return;
-    await upsertActor(this.db, identity.userId, identity.email);
-    this.written.set(identity.userId, identity.email);
+    const written = JSON.stringify([identity.email, identity.name ?? null]);
+    if (this.written.get(identity.userId) === written) return;
+    await upsertActor(this.db, identity);
+    this.written.set(identity.userId, written);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run token -- --email a@example.com [--sub <uuid>] [--ttl 1h]`: prints a bearer token signed
+ * `npm run token -- --email a@example.com [--name 'Ana Souza'] [--sub <uuid>] [--ttl 1h]`: prints a bearer token signed
  * with the development key pair in DATA_DIR (created if missing), which a development service
  * started on the same DATA_DIR trusts. Refused in production.
  */
@@ -19,18 +19,27 @@ export function userIdForEmail(email: string): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { email: { type: 'string' }, sub: { type: 'string' }, ttl: { type: 'string', default: '1h' } },
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      sub: { type: 'string' },
+      ttl: { type: 'string', default: '1h' },
+    },
   });
   const config = loadConfig();
   if (config.isProduction)
     throw new Error('npm run token is a development tool; it is refused in production');
   if (values.email === undefined)
-    throw new Error('usage: npm run token -- --email a@example.com [--sub <uuid>] [--ttl 1h]');
+    throw new Error(
+      "usage: npm run token -- --email a@example.com [--name 'Ana Souza'] [--sub <uuid>] [--ttl 1h]",
+    );
   const sub = values.sub ?? userIdForEmail(values.email);
   if (!UUID_PATTERN.test(sub)) throw new Error('--sub must be a UUID');
   const pair = await ensureDevKeyPair(config.dataDir);
   const key = await importJWK(pair.privateJwk, 'EdDSA');
-  let jwt = new SignJWT({ email: values.email })
+  let jwt = new SignJWT(
+    values.name === undefined ? { email: values.email } : { email: values.email, name: values.name },
+  )
     .setProtectedHeader({ alg: 'EdDSA', kid: pair.kid, typ: 'JWT' })
     .setSubject(sub)
     .setIssuedAt()

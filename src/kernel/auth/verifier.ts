@@ -161,14 +161,37 @@ function checkTimes(payload: JWTPayload, verifiedAt: number): number {
 }
 
 function identityFrom(payload: JWTPayload): Identity {
-  const subject = payload.subject as { id?: unknown; email?: unknown } | undefined;
-  const userId = typeof subject === 'object' && subject !== null ? subject.id : payload.sub;
-  const email = typeof subject === 'object' && subject !== null ? subject.email : payload.email;
+  const subject = payload.subject as { id?: unknown; email?: unknown; name?: unknown } | undefined;
+  const isObject = typeof subject === 'object' && subject !== null;
+  const userId = isObject ? subject.id : payload.sub;
+  const email = isObject ? subject.email : payload.email;
+  const name = displayName(isObject ? (subject.name ?? payload.name) : payload.name);
   if (typeof userId !== 'string' || !UUID_PATTERN.test(userId)) {
     throw unauthorized('The token carries no user id (sub or subject.id must be a UUID)');
   }
   if (typeof email !== 'string' || email.length > 320 || !EMAIL_PATTERN.test(email)) {
     throw unauthorized('The token carries no e-mail (email or subject.email)');
   }
-  return { userId: userId.toLowerCase(), email };
+  const identity: Identity = { userId: userId.toLowerCase(), email };
+  if (name !== undefined) identity.name = name;
+  return identity;
+}
+
+const NAME_MAX = 200;
+
+/**
+ * The `name` claim as a holder name for badges and certificates, or undefined: a name is optional,
+ * so a claim that is not a usable string is ignored rather than refusing the token. Control and
+ * bidi-override characters go, runs of white space become one space, and it is cut at NAME_MAX
+ * characters.
+ */
+export function displayName(claim: unknown): string | undefined {
+  if (typeof claim !== 'string') return undefined;
+  // Control characters, and the bidi overrides that would let a name print in another order.
+  const cleaned = claim
+    .replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (cleaned === '') return undefined;
+  return [...cleaned].slice(0, NAME_MAX).join('');
 }

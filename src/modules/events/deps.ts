@@ -1,11 +1,18 @@
-/** What the events module's route plugins receive (built in app.ts). */
+/** What the events module's route plugins receive (built in app.ts, completed in index.ts). */
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { ModuleDeps } from '../../kernel/module.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import type { BadgeCodes } from './badges/badge-codes.ts';
 
 export interface EventsDeps extends ModuleDeps {
   /** Checkout, refunds and registration webhooks, through the payments module (contract 8). */
   payments: PaymentsPort;
-  /** Where the module's background jobs (hold expiry) are registered. */
+  /** Where the module's background jobs (hold expiry, certificate issuance) are registered. */
   jobs: JobRunner;
+}
+
+/** EventsDeps plus what the module builds once for its routes (index.ts). */
+export interface EventsContext extends EventsDeps {
+  /** Makes and reads the codes of badge QR codes (contract 9). */
+  badgeCodes: BadgeCodes;
 }

@@ -3,13 +3,16 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { createBadgeCodes } from './badges/badge-codes.ts';
 import { badgeRoutes } from './badges/badges.routes.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
+import { checkInRoutes } from './check-ins/check-ins.routes.ts';
 import { registerCheckout } from './checkout/checkout.listener.ts';
 import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
-import type { EventsDeps } from './deps.ts';
+import type { EventsContext, EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
 import { eventRoutes } from './events/events.routes.ts';
+import { participantRoutes } from './programs/participants.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
@@ -18,13 +21,22 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'events' };
   });
+  const { secretsKey } = deps.config;
+  // bootstrap (or the test harness) always sets it; in production the config requires it.
+  if (secretsKey === undefined) throw new Error('the events module needs SECRETS_KEY (badge codes)');
+  const context: EventsContext = {
+    ...deps,
+    badgeCodes: createBadgeCodes(secretsKey, deps.config.publicBaseUrl),
+  };
   await app.register(eventRoutes, deps);
   await app.register(editionRoutes, deps);
   await app.register(programRoutes, deps);
   await app.register(certificationRoutes, deps);
   await app.register(signatureRoutes, deps);
   await app.register(ticketRoutes, deps);
-  await app.register(badgeRoutes, deps);
+  await app.register(badgeRoutes, context);
+  await app.register(checkInRoutes, context);
+  await app.register(participantRoutes, deps);
   await app.register(paymentLinkRoutes, deps);
   // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
   registerCheckout(deps);

@@ -19,8 +19,12 @@ export interface EmissionView {
   emitted_at: Date;
   updated_at: Date;
   holder_email: string;
+  /** The holder's name from the actor directory; null when no token of theirs carried one. */
+  holder_name: string | null;
   ticket_type_id: string | null;
   ticket_name: string | null;
+  /** The ticket type's access level (participant badges); null for staff badges. */
+  access_level: number | null;
 }
 
 const emissionView = {
@@ -33,8 +37,10 @@ const emissionView = {
   emitted_at: badgeEmissions.emitted_at,
   updated_at: badgeEmissions.updated_at,
   holder_email: actors.email,
+  holder_name: actors.name,
   ticket_type_id: ticketTypes.id,
   ticket_name: ticketTypes.name,
+  access_level: ticketTypes.access_level,
 };
 
 /** Emissions joined with their holder and, through the registration, their ticket type. */
@@ -86,6 +92,12 @@ export async function findEmissionsOfEdition(
       ),
     )
     .orderBy(asc(badgeEmissions.emitted_at), asc(badgeEmissions.id));
+}
+
+/** One emission by id, whatever its edition or status. */
+export async function findEmission(db: Executor, id: string): Promise<EmissionView | undefined> {
+  const rows = await selectEmissions(db).where(eq(badgeEmissions.id, id)).limit(1);
+  return rows[0];
 }
 
 /** The names the print variables need. */

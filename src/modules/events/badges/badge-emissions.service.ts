@@ -10,6 +10,7 @@ import { UUID_PATTERN } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { requireEditionRole } from '../access.ts';
+import type { BadgeCodes } from './badge-codes.ts';
 import * as repo from './badge-emissions.repository.ts';
 import { listLiveTemplatesOf } from './badges.repository.ts';
 import type { BadgePrintItemData } from './badges.schemas.ts';
@@ -98,7 +99,7 @@ export async function printData(
   editionId: string,
   actor: Identity,
   rawIds: string[] | undefined,
-  publicBaseUrl: string,
+  codes: BadgeCodes,
 ): Promise<BadgePrintItemData[]> {
   await requireEditionRole(db, editionId, actor, 'admin');
   const ids = parseEmissionIds(rawIds);
@@ -137,7 +138,8 @@ export async function printData(
           edition_name: names.edition_name,
           ticket_name: ticketName,
           holder_email: view.holder_email,
-          action_url: `${publicBaseUrl}/users/${view.user_id}/badges`,
+          holder_name: view.holder_name ?? view.holder_email,
+          action_url: codes.urlOf(view.id),
         },
       };
     });

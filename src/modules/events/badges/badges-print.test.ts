@@ -32,6 +32,9 @@ describe('badge printing', () => {
   const pdfUrl = (editionId: string, query = '') => `/editions/${editionId}/badges/print.pdf${query}`;
   const print = async (query = '', by: TestUser = owner) =>
     expectOk(await t.get<BadgePrintItem[]>(url(edition.id, query), { token: by.token }), 200, 'events');
+  /** What the print data says the QR code of this emission holds. */
+  const actionUrlOf = async (emissionId: string) =>
+    (await print()).find((item) => item.emission_id === emissionId)?.variables.action_url;
   const fetchPdf = (editionId: string, query = '', by: TestUser = owner) =>
     t.app.inject({
       method: 'GET',
@@ -91,6 +94,10 @@ describe('badge printing', () => {
       assert.deepEqual(order.slice(0, 3).sort(), [ids.owner, ids.admin, ids.staff].sort());
       assert.deepEqual(order.slice(3), [ids.vip, ids.basic]);
       const vip = items.find((item) => item.emission_id === ids.vip);
+      // The badge's own page (contract 9): a code only the service can make, one per emission.
+      const codeUrl = new RegExp(`^${BASE_URL}/b/[A-Za-z0-9_-]{43}$`);
+      for (const item of items) assert.match(item.variables.action_url, codeUrl);
+      assert.equal(new Set(items.map((item) => item.variables.action_url)).size, items.length);
       assert.deepEqual(vip, {
         emission_id: ids.vip,
         user_id: vipGuest.id,
@@ -104,7 +111,8 @@ describe('badge printing', () => {
           edition_name: edition.name,
           ticket_name: 'VIP',
           holder_email: vipGuest.email,
-          action_url: `${BASE_URL}/users/${vipGuest.id}/badges`,
+          holder_name: vipGuest.email,
+          action_url: vip?.variables.action_url,
         },
       });
       const basic = items.find((item) => item.emission_id === ids.basic)!;
@@ -210,7 +218,7 @@ describe('badge printing', () => {
       assert.equal(pdf.pageCount, 5);
       const vipPage = pdf.texts.findIndex((texts) => texts.some((text) => text.includes(vipGuest.email)));
       assert.ok(vipPage >= 0, 'a page shows the VIP holder');
-      assert.equal(await pdf.qr(vipPage), `${BASE_URL}/users/${vipGuest.id}/badges`);
+      assert.equal(await pdf.qr(vipPage), await actionUrlOf(ids.vip));
     });
 
     it('prints the same selection as the print data, revoked ones left out', async () => {
@@ -221,10 +229,7 @@ describe('badge printing', () => {
       assert.equal(response.statusCode, 200);
       const pdf = await readPdf(response.rawPayload);
       assert.equal(pdf.pageCount, 2);
-      assert.deepEqual(
-        await pdf.qrs(),
-        [basicGuest.id, admin.id].map((id) => `${BASE_URL}/users/${id}/badges`),
-      );
+      assert.deepEqual(await pdf.qrs(), [await actionUrlOf(ids.basic), await actionUrlOf(ids.admin)]);
     });
 
     it('answers errors with the JSON envelope', async () => {

@@ -10,7 +10,7 @@ import {
   listEnvelope,
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
-import type { ModuleDeps } from '../../../kernel/module.ts';
+import type { EventsContext } from '../deps.ts';
 import * as emissions from './badge-emissions.service.ts';
 import { renderBadgesPdf } from './badges.pdf.ts';
 import {
@@ -37,7 +37,7 @@ export const PRINT_SELECTION_RULES =
   'order. A selected id that is not an emission of this edition is 404 (`error.meta.emission_ids` lists ' +
   'them); a selected revoked emission is left out: only active emissions are printed.';
 
-export const badgeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
   app.post(
     '/editions/:edition_id/badges',
     {
@@ -218,7 +218,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
           request.params.edition_id,
           actorOf(request),
           request.query.emission_ids,
-          config.publicBaseUrl,
+          badgeCodes,
         ),
       ),
   );
@@ -254,7 +254,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         request.params.edition_id,
         actorOf(request),
         request.query.emission_ids,
-        config.publicBaseUrl,
+        badgeCodes,
       );
       const pdf = await renderBadgesPdf(items);
       return reply

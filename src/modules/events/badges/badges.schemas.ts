@@ -157,7 +157,13 @@ export const BadgePrintItem = Type.Object({
     edition_name: Type.String(),
     ticket_name: Nullable(Type.String()),
     holder_email: Type.String(),
-    action_url: Type.String({ description: '`PUBLIC_BASE_URL/users/{user_id}/badges`' }),
+    holder_name: Type.String({
+      description: "the holder's name (the `name` claim of their token), else their e-mail",
+    }),
+    action_url: Type.String({
+      description:
+        "`PUBLIC_BASE_URL/b/<code>`: the badge's own page; what its QR code holds and a check-in scans",
+    }),
   }),
 });
 export type BadgePrintItemData = Static<typeof BadgePrintItem>;
@@ -175,7 +181,8 @@ export const PRINT_ITEM_EXAMPLE = {
     edition_name: EDITION_EXAMPLE.name,
     ticket_name: TICKET_TYPE_EXAMPLE.name,
     holder_email: EMISSION_EXAMPLE.holder_email,
-    action_url: `https://api.convene.example/users/${EMISSION_EXAMPLE.user_id}/badges`,
+    holder_name: 'Carla Mendes',
+    action_url: 'https://api.convene.example/b/AZN6UCIicACAgAAAAAAAMKoGkQ-6n5mBvt3uPnn8y2Q',
   },
 };
 

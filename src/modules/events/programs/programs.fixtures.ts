@@ -9,6 +9,7 @@ export const PROGRAM_KEYS = [
   'id',
   'kind',
   'location',
+  'max_participants',
   'min_access_level',
   'name',
   'price',

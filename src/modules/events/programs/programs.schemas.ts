@@ -26,6 +26,11 @@ export const Program = Type.Object({
   staff_only: Type.Boolean(),
   price: Type.Integer({ description: 'minor currency units' }),
   banner_url: Nullable(Type.String()),
+  max_participants: Nullable(
+    Type.Integer({
+      description: 'most active sign-ups (`POST /programs/{program_id}/participants`); null = no limit',
+    }),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
   deleted_at: Nullable(DateTime()),
@@ -40,6 +45,16 @@ const optionalFields = {
   ),
   location: Type.Optional(Nullable(Text(300))),
   banner_url: Type.Optional(Nullable(HttpUrl())),
+  max_participants: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_INT,
+        description:
+          'most active sign-ups; null or absent = no limit. Cannot go below the current sign-ups (409)',
+      }),
+    ),
+  ),
 };
 
 const MinAccessLevel = (options: { default?: number } = {}) =>
@@ -117,6 +132,7 @@ export const PROGRAM_EXAMPLE = {
   staff_only: false,
   price: 0,
   banner_url: null,
+  max_participants: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
   deleted_at: null,

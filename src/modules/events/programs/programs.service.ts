@@ -9,10 +9,17 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import { AppError, type FieldError, notFound, validationError } from '../../../kernel/http/errors.ts';
+import {
+  AppError,
+  conflict,
+  type FieldError,
+  notFound,
+  validationError,
+} from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
+import { countActiveParticipants } from './participants.repository.ts';
 import * as repo from './programs.repository.ts';
 import type { CreateProgramBody, ProgramListQuery, UpdateProgramBody } from './programs.schemas.ts';
 import type { ProgramRow } from './programs.table.ts';
@@ -20,6 +27,7 @@ import type { ProgramRow } from './programs.table.ts';
 describeConstraint('programs_dates_check', { field: 'ends_at', message: 'must be after starts_at' });
 describeConstraint('programs_access_level_check', { field: 'min_access_level', message: 'must be >= 0' });
 describeConstraint('programs_price_check', { field: 'price', message: 'must be >= 0' });
+describeConstraint('programs_max_participants_check', { field: 'max_participants', message: 'must be >= 1' });
 
 /**
  * Rethrows a guard's 404 as the 404 of `what`: a resource under a hidden (draft or deleted)
@@ -100,6 +108,7 @@ export async function createProgram(
     staff_only: body.staff_only ?? false,
     price: body.price ?? 0,
     banner_url: body.banner_url ?? null,
+    max_participants: body.max_participants ?? null,
   });
   return serialize(program);
 }
@@ -152,10 +161,22 @@ export async function updateProgram(
     );
   }
   const { starts_at: _starts, ends_at: _ends, ...rest } = body;
-  const updated = await repo.updateProgram(db, programId, {
+  const patch = {
     ...rest,
     ...(startsAt === undefined ? {} : { starts_at: startsAt }),
     ...(endsAt === undefined ? {} : { ends_at: endsAt }),
+  };
+  // A lower capacity is checked against the sign-ups under the program's row lock, the lock a
+  // sign-up takes to count, so the two cannot pass each other.
+  const updated = await db.transaction(async (tx) => {
+    const limit = body.max_participants;
+    if (limit !== undefined && limit !== null) {
+      const active = await countActiveParticipants(tx, programId, { lock: true });
+      if (active > limit) {
+        throw conflict('max_participants cannot be below the current sign-ups', { participants: active });
+      }
+    }
+    return repo.updateProgram(tx, programId, patch);
   });
   if (updated === undefined) throw notFound('Program');
   return serialize(updated);

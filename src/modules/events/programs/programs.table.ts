@@ -23,6 +23,8 @@ export const programs = pgTable(
     /** Minor currency units. */
     price: integer('price').notNull().default(0),
     banner_url: text('banner_url'),
+    /** Most active sign-ups (contract 9); null = no limit. Held by a row lock on sign-up. */
+    max_participants: integer('max_participants'),
     created_at: createdAt(),
     updated_at: updatedAt(),
     deleted_at: timestamptz('deleted_at'),
@@ -32,6 +34,10 @@ export const programs = pgTable(
     check('programs_kind_check', sql`${table.kind} in ('activity', 'checkpoint')`),
     check('programs_access_level_check', sql`${table.min_access_level} >= 0`),
     check('programs_price_check', sql`${table.price} >= 0`),
+    check(
+      'programs_max_participants_check',
+      sql`${table.max_participants} is null or ${table.max_participants} >= 1`,
+    ),
     check(
       'programs_dates_check',
       sql`${table.starts_at} is null or ${table.ends_at} is null or ${table.ends_at} > ${table.starts_at}`,

@@ -81,6 +81,7 @@ describe('programs', () => {
           ...body,
           starts_at: at(8),
           edition_id: edition.id,
+          max_participants: null,
           deleted_at: null,
           id: undefined,
           created_at: undefined,

@@ -1,0 +1,114 @@
+/** Routes of contract 9: scanning badges (check-ins), the check-in list and attendance counts. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
+import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
+import type { EventsContext } from '../deps.ts';
+import {
+  ATTENDANCE_EXAMPLE,
+  Attendance,
+  CHECK_IN_ANSWER_EXAMPLE,
+  CHECK_IN_EXAMPLE,
+  CheckIn,
+  CheckInAnswer,
+  CheckInBody,
+  CheckInListQuery,
+} from './check-ins.schemas.ts';
+import * as checkIns from './check-ins.service.ts';
+
+const tags = ['events'];
+
+export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
+  app.post(
+    '/editions/:edition_id/check-ins',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Check a badge in (scan)',
+        description:
+          'Staff and up of the event. `code` is what the badge QR code holds (the code or the whole ' +
+          '`PUBLIC_BASE_URL/b/<code>` URL). Without `program_id` the holder enters the edition; with one, that ' +
+          'program. Answers `ok` (recorded now) or `already_checked_in` (with `first_checked_in_at`, the earliest ' +
+          'scan) with 200. Refusals are 409 `CONFLICT` with the same object in `error.meta` and record nothing: ' +
+          '`unknown` (not a code of this service: forged, truncated or mistyped), `wrong_edition` (a badge of ' +
+          'another edition; nothing about its holder is shown), `revoked`, `not_allowed` (`reason` `staff_only`: ' +
+          "a participant badge at a staff-only program; `access_level`: the ticket's access level is below the " +
+          "program's `min_access_level`; staff badges enter everything). An offline scanner sends `scanned_at` " +
+          '(at most 7 days old, not in the future, else 400) and a `nonce`: uploading a scan again answers its ' +
+          'first `ok` and is counted once; a nonce reused for a different badge or place is a 409. A `program_id` ' +
+          'that is not a live program of this edition is a 400 naming `program_id`.',
+        params: idParams('edition_id'),
+        body: CheckInBody,
+        response: {
+          200: envelope(CheckInAnswer, CHECK_IN_ANSWER_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await checkIns.checkIn(
+          { db, codes: badgeCodes },
+          request.params.edition_id,
+          actorOf(request),
+          request.body,
+        ),
+      ),
+  );
+
+  app.get(
+    '/editions/:edition_id/check-ins',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'List check-ins',
+        description:
+          'Staff and up of the event. Newest scan first; filter by `program_id` or `user_id`. Refused scans are ' +
+          'not recorded, so they are not listed.',
+        params: idParams('edition_id'),
+        querystring: CheckInListQuery,
+        response: {
+          200: listEnvelope(CheckIn, CHECK_IN_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await checkIns.listCheckIns(
+          db,
+          request.params.edition_id,
+          actorOf(request),
+          request.query,
+          pageWindow(request.query),
+        ),
+      ),
+  );
+
+  app.get(
+    '/editions/:edition_id/attendance',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Attendance counts',
+        description:
+          'Staff and up of the event. For the edition: confirmed registrations and participant badges checked in ' +
+          'at the edition itself. For each live program (in schedule order): active sign-ups and badges checked ' +
+          'in there.',
+        params: idParams('edition_id'),
+        response: {
+          200: envelope(Attendance, ATTENDANCE_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) =>
+      ok(request, await checkIns.attendance(db, request.params.edition_id, actorOf(request))),
+  );
+};
