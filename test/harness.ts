@@ -3,7 +3,7 @@
  * (see database.ts), trusting a key pair made for this process, plus helpers to make users and
  * send requests. Requests go through Fastify's `inject` (the full HTTP pipeline without a socket).
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import type { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
@@ -63,6 +63,11 @@ export async function signToken(
   if (options.expiresIn !== null) jwt = jwt.setExpirationTime(options.expiresIn ?? '1h');
   if (!options.rawClaims) jwt = jwt.setSubject(user.id);
   return jwt.sign(options.privateKey ?? keys.privateKey);
+}
+
+/** A fresh Ed25519 private key in PEM, as `CREDENTIAL_SIGNING_KEY` takes it (production needs one). */
+export function credentialSigningKeyPem(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
 export interface TestUser {

@@ -30,6 +30,7 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       AUTH_JWKS_URL: 'https://id.example.com/jwks',
       SECRETS_KEY: KEY,
+      CREDENTIAL_SIGNING_KEY: 'a key, parsed when the events module starts',
     });
     assert.equal(config.testMode, false);
     assert.equal(config.webhooks.allowPrivateTargets, false);
@@ -46,6 +47,11 @@ describe('configuration', () => {
       'a production start without SECRETS_KEY',
       { NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}' },
       'SECRETS_KEY',
+    ],
+    [
+      'a production start without CREDENTIAL_SIGNING_KEY',
+      { NODE_ENV: 'production', AUTH_PUBLIC_KEYS: '{"keys":[]}', SECRETS_KEY: KEY },
+      'CREDENTIAL_SIGNING_KEY',
     ],
     [
       'a SECRETS_KEY that is not 32 bytes',

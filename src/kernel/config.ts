@@ -28,6 +28,11 @@ export interface Config {
   testMode: boolean;
   /** 32 raw bytes; undefined until resolved from DATA_DIR in development. */
   secretsKey: Buffer | undefined;
+  /**
+   * `CREDENTIAL_SIGNING_KEY` (contract 9): the Ed25519 private key (PEM or JWK) that signs
+   * certificates' credentials. Undefined outside production: a development key in DATA_DIR is used.
+   */
+  credentialSigningKey: string | undefined;
   mercadopago: {
     clientId: string | undefined;
     clientSecret: string | undefined;
@@ -129,6 +134,7 @@ export const ENV_SCHEMA = Type.Object({
       problem: 'must be 32 bytes encoded in base64 (openssl rand -base64 32)',
     }),
   ),
+  CREDENTIAL_SIGNING_KEY: Text(),
   MERCADOPAGO_CLIENT_ID: Text(),
   MERCADOPAGO_CLIENT_SECRET: Text(),
   MERCADOPAGO_WEBHOOK_SECRET: Text(),
@@ -221,6 +227,12 @@ export function loadConfig(env: Env = process.env): Config {
     if (secretsKey === undefined) {
       throw new ConfigError('SECRETS_KEY', 'is required in production (32 bytes, base64)');
     }
+    if (vars.CREDENTIAL_SIGNING_KEY === undefined) {
+      throw new ConfigError(
+        'CREDENTIAL_SIGNING_KEY',
+        'is required in production (an Ed25519 private key, PEM or JWK: openssl genpkey -algorithm ed25519)',
+      );
+    }
     // Shortcuts for tests and local trials only: production keeps the contract's schedule.
     for (const name of ['CHECKOUT_HOLD_SECONDS', 'RECONCILE_AFTER_SECONDS'] as const) {
       if (vars[name] !== undefined) throw new ConfigError(name, 'is for tests and development only');
@@ -238,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
     auth,
     testMode: vars.TEST_MODE ?? !isProduction,
     secretsKey,
+    credentialSigningKey: vars.CREDENTIAL_SIGNING_KEY,
     mercadopago: {
       clientId: vars.MERCADOPAGO_CLIENT_ID,
       clientSecret: vars.MERCADOPAGO_CLIENT_SECRET,

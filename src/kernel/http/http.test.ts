@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
-import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
+import { createTestApp, credentialSigningKeyPem, type TestApp, type TestUser } from '../../../test/harness.ts';
 import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
 import type { Event, MyEvent } from '../../modules/events/events/events.schemas.ts';
 
@@ -168,7 +168,7 @@ describe('HTTP kernel', () => {
 describe('HTTP kernel in production', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ NODE_ENV: 'production' });
+    t = await createTestApp({ NODE_ENV: 'production', CREDENTIAL_SIGNING_KEY: credentialSigningKeyPem() });
   });
   after(() => t.close());
 

@@ -44,6 +44,18 @@ export function created<T>(request: FastifyRequest, reply: FastifyReply, data: T
   };
 }
 
+/** 202: the work was accepted and goes on in the background (a job the caller can follow). */
+export function accepted<T>(request: FastifyRequest, reply: FastifyReply, data: T) {
+  reply.code(202);
+  return {
+    code: 202,
+    message: 'Accepted',
+    data,
+    timestamp: new Date().toISOString(),
+    module: moduleOf(request),
+  };
+}
+
 export interface Page<T> {
   items: T[];
   total: number;

@@ -90,7 +90,13 @@ export function envelope<T extends TSchema>(data: T, example: unknown, module: M
     { ...head, data, ...tail },
     {
       examples: [
-        { code, message: code === 201 ? 'Created' : 'OK', data: example, timestamp: EXAMPLE_TIME, module },
+        {
+          code,
+          message: code === 201 ? 'Created' : code === 202 ? 'Accepted' : 'OK',
+          data: example,
+          timestamp: EXAMPLE_TIME,
+          module,
+        },
       ],
     },
   );

@@ -42,6 +42,15 @@ export async function findTemplate(db: Executor, id: string): Promise<Certificat
   return rows[0];
 }
 
+/** The ids of the edition's live templates (what a certificate issuance may name). */
+export async function listLiveTemplateIds(db: Executor, editionId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: certificationTemplates.id })
+    .from(certificationTemplates)
+    .where(and(eq(certificationTemplates.edition_id, editionId), live));
+  return rows.map((row) => row.id);
+}
+
 /**
  * The live template, locked until the transaction ends: linking and changing the kind both take
  * this lock, so a link cannot slip in between the "no links" check and the kind change.

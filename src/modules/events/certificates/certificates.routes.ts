@@ -1,0 +1,220 @@
+/** Routes of contract 9: issuing certificates, reading, revoking and verifying them. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { accepted, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  PageQuerySchema,
+} from '../../../kernel/http/schemas.ts';
+import type { EventsContext } from '../deps.ts';
+import {
+  CERTIFICATE_EXAMPLE,
+  Certificate,
+  ISSUANCE_EXAMPLE,
+  IssuanceJob,
+  IssueAccepted,
+  IssueBody,
+  RevokeBody,
+  VERIFICATION_EXAMPLE,
+  Verification,
+  VerifyParams,
+} from './certificates.schemas.ts';
+import * as certificates from './certificates.service.ts';
+import * as issuance from './issuance.service.ts';
+
+const tags = ['events'];
+const QUEUED_EXAMPLE = {
+  ...ISSUANCE_EXAMPLE,
+  status: 'queued',
+  total: 0,
+  done: 0,
+  issued: 0,
+  skipped: 0,
+  started_at: null,
+};
+const HOLDER_OR_ADMIN =
+  'The holder, or an owner or admin of the event (403 to other members; 404 to anyone without a role in the event).';
+
+export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, jobs, config }) => {
+  const base = config.publicBaseUrl;
+
+  app.post(
+    '/editions/:edition_id/certificates/issue',
+    {
+      config: { auth: 'required', bodyOptional: true },
+      schema: {
+        tags,
+        summary: 'Issue certificates (background job)',
+        description:
+          'Owner or admin of the event. Answers 202 with `job_id` at once; a background job issues one certificate ' +
+          'per template and person who qualifies: `edition_attendance`, a check-in at the edition or at any of its ' +
+          'programs; `program_attendance`, a check-in at every program linked to the template. Check-ins of revoked ' +
+          'badges do not count. Issuing again adds only the newly qualified (a revoked certificate is not issued ' +
+          'again). `template_ids` limits the run to some templates (400 naming `template_ids` when one is not a ' +
+          'live template of this edition). Follow the progress at `GET /jobs/{job_id}`.',
+        params: idParams('edition_id'),
+        body: IssueBody,
+        response: {
+          202: envelope(IssueAccepted, { job_id: ISSUANCE_EXAMPLE.id, job: QUEUED_EXAMPLE }, 'events', 202),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = await issuance.startIssuance(
+        db,
+        jobs,
+        request.params.edition_id,
+        actorOf(request),
+        request.body ?? {},
+      );
+      return accepted(request, reply, started);
+    },
+  );
+
+  app.get(
+    '/jobs/:job_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Progress of a background job',
+        description:
+          'Owner or admin of the edition the job works on. `done` of `total` shows the progress while `running`; ' +
+          '`completed` when every qualifying pair holds a certificate.',
+        params: idParams('job_id'),
+        response: { 200: envelope(IssuanceJob, ISSUANCE_EXAMPLE, 'events'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ok(request, await issuance.getIssuance(db, request.params.job_id, actorOf(request))),
+  );
+
+  app.get(
+    '/editions/:edition_id/certificates',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: "List an edition's certificates",
+        description: 'Owner or admin of the event. Newest first, valid and revoked.',
+        params: idParams('edition_id'),
+        querystring: PageQuerySchema,
+        response: {
+          200: listEnvelope(Certificate, CERTIFICATE_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await certificates.listEditionCertificates(
+          db,
+          base,
+          request.params.edition_id,
+          actorOf(request),
+          pageWindow(request.query),
+        ),
+      ),
+  );
+
+  app.get(
+    '/users/me/certificates',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'My certificates',
+        description: "The caller's certificates, newest first, valid and revoked.",
+        querystring: PageQuerySchema,
+        response: { 200: listEnvelope(Certificate, CERTIFICATE_EXAMPLE, 'events'), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await certificates.listMyCertificates(db, base, actorOf(request), pageWindow(request.query)),
+      ),
+  );
+
+  app.get(
+    '/certificates/:certificate_id',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Read a certificate',
+        description: HOLDER_OR_ADMIN,
+        params: idParams('certificate_id'),
+        response: {
+          200: envelope(Certificate, CERTIFICATE_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) =>
+      ok(request, await certificates.getCertificate(db, base, request.params.certificate_id, actorOf(request))),
+  );
+
+  app.post(
+    '/certificates/:certificate_id/revoke',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Revoke a certificate',
+        description:
+          'Owner or admin of the event (404 to anyone without a role in it, 403 to staff). The certificate becomes ' +
+          '`revoked` with `reason`, verification says so, and its bit in the credential status list is set, so ' +
+          'verifiers of the Open Badges credential see it revoked too. 409 when already revoked.',
+        params: idParams('certificate_id'),
+        body: RevokeBody,
+        response: {
+          200: envelope(
+            Certificate,
+            {
+              ...CERTIFICATE_EXAMPLE,
+              status: 'revoked',
+              revoked_at: '2027-06-20T10:00:00.000Z',
+              reason: 'Issued by mistake: the attendee did not take part',
+            },
+            'events',
+          ),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await certificates.revokeCertificate(
+          db,
+          base,
+          request.params.certificate_id,
+          actorOf(request),
+          request.body.reason,
+        ),
+      ),
+  );
+
+  app.get(
+    '/verify/:verification_code',
+    {
+      schema: {
+        tags,
+        summary: 'Verify a certificate',
+        description:
+          'Public: anyone holding the code (printed on the PDF, in its QR code) sees whether the certificate is ' +
+          'valid, whose it is and, when revoked, when and why. An unknown code is 404.',
+        params: VerifyParams,
+        response: { 200: envelope(Verification, VERIFICATION_EXAMPLE, 'events'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => ok(request, await certificates.verify(db, request.params.verification_code)),
+  );
+};

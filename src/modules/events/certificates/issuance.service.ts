@@ -1,0 +1,167 @@
+/**
+ * Certificate issuance (contract 9): `POST /editions/{edition_id}/certificates/issue` records a
+ * run and schedules a background job (kernel/jobs) keyed by the run's id; `GET /jobs/{job_id}`
+ * shows its progress.
+ *
+ * The job issues in batches: each batch picks the next qualifying (template, person) pairs that
+ * hold no certificate, allocates their status-list bits, inserts them and moves the run's counters,
+ * all in one transaction. So a process killed mid-run leaves whole batches behind; the job's lease
+ * runs out, any process claims it again, and it carries on from what is certified. The unique
+ * (template, person) index makes a certificate impossible to issue twice, even by two runs at
+ * once: a pair another run certified first counts as `skipped`. One claim works for at most
+ * SLICE_MS, then hands the job back to be claimed again at once, far inside the runner's lease.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
+import { notFound, validationError } from '../../../kernel/http/errors.ts';
+import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
+import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
+import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
+import { requireEditionRole } from '../access.ts';
+import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
+import * as repo from './certificates.repository.ts';
+import type { CertificateIssuanceRow } from './certificates.table.ts';
+import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
+
+export const ISSUE_JOB = 'certificates.issue';
+const BATCH = 500;
+const SLICE_MS = 10_000;
+
+/** A verification code: 128 random bits, base64url (22 characters). */
+export const newVerificationCode = () => randomBytes(16).toString('base64url');
+
+export function issuanceView(run: CertificateIssuanceRow) {
+  return {
+    id: run.id,
+    kind: ISSUE_JOB,
+    edition_id: run.edition_id,
+    template_ids: run.template_ids,
+    status: run.status,
+    total: run.total,
+    done: run.done,
+    issued: run.issued,
+    skipped: run.skipped,
+    errors: run.errors,
+    last_error: run.last_error,
+    created_at: run.created_at.toISOString(),
+    started_at: run.started_at?.toISOString() ?? null,
+    finished_at: run.finished_at?.toISOString() ?? null,
+  };
+}
+
+export async function startIssuance(
+  db: Database,
+  jobs: JobRunner,
+  editionId: string,
+  actor: Identity,
+  body: { template_ids?: string[] | undefined },
+) {
+  await requireEditionRole(db, editionId, actor, 'admin');
+  let templateIds: string[] | null = null;
+  if (body.template_ids !== undefined) {
+    templateIds = [...new Set(body.template_ids.map((id) => id.toLowerCase()))];
+    const live = new Set(await listLiveTemplateIds(db, editionId));
+    const unknown = templateIds.filter((id) => !live.has(id));
+    if (unknown.length > 0) {
+      throw validationError(
+        [{ field: 'template_ids', message: `not certification templates of this edition: ${unknown.join(', ')}` }],
+        'Some templates are not templates of this edition',
+      );
+    }
+  }
+  const run = await db.transaction(async (tx) => {
+    const inserted = await repo.insertIssuance(tx, {
+      id: uuidv7(),
+      edition_id: editionId,
+      template_ids: templateIds,
+      requested_by: actor.userId,
+    });
+    await scheduleJob(tx, { kind: ISSUE_JOB, key: inserted.id, runAt: new Date() });
+    return inserted;
+  });
+  jobs.wake();
+  return { job_id: run.id, job: issuanceView(run) };
+}
+
+/** The progress of a run, to owners and admins of its edition's event (404 to anyone else). */
+export async function getIssuance(db: Database, jobId: string, actor: Identity) {
+  const run = await repo.findIssuance(db, jobId);
+  if (run === undefined) throw notFound('Job');
+  await requireEditionRole(db, run.edition_id, actor, 'admin').catch((error: unknown) => {
+    // A job of an edition the caller cannot see does not exist for them.
+    if (error instanceof Error && 'code' in error && error.code === 'NOT_FOUND') throw notFound('Job');
+    throw error;
+  });
+  return issuanceView(run);
+}
+
+export function issueCertificatesJob(db: Database): JobHandler {
+  return async (job: ClaimedJob) => {
+    const run = await repo.findIssuance(db, job.key);
+    if (run === undefined || run.status === 'completed' || run.status === 'failed') return undefined;
+    try {
+      return await issueSlice(db, run);
+    } catch (error) {
+      await repo.updateIssuance(db, run.id, {
+        errors: sql`${sql.identifier('errors')} + 1`,
+        last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+      });
+      throw error;
+    }
+  };
+}
+
+async function issueSlice(db: Database, run: CertificateIssuanceRow) {
+  if (run.status === 'queued') {
+    // What is already certified is counted as skipped once, when the run starts.
+    const { total, certified } = await repo.countQualified(db, run.edition_id, run.template_ids);
+    await repo.updateIssuance(db, run.id, {
+      status: 'running',
+      started_at: new Date(),
+      total,
+      done: certified,
+      skipped: certified,
+    });
+  }
+  const deadline = Date.now() + SLICE_MS;
+  while (Date.now() < deadline) {
+    const batch = await repo.nextUncertified(db, run.edition_id, run.template_ids, BATCH);
+    if (batch.length === 0) {
+      await repo.updateIssuance(db, run.id, {
+        status: 'completed',
+        finished_at: sql`now()`,
+        total: sql`greatest(${sql.identifier('total')}, ${sql.identifier('done')})`,
+      });
+      return undefined;
+    }
+    await db.transaction(async (tx) => {
+      const bits = await repo.allocateStatusBits(tx, batch.length, STATUS_LIST_SIZE);
+      const inserted = await repo.insertCertificates(
+        tx,
+        batch.map((pending, index) => ({
+          id: uuidv7(),
+          template_id: pending.template_id,
+          edition_id: run.edition_id,
+          user_id: pending.user_id,
+          holder_name: pending.holder_name,
+          holder_email: pending.holder_email,
+          verification_code: newVerificationCode(),
+          status_list_id: bits[index]!.listId,
+          status_list_index: statusListIndex(bits[index]!.serial),
+          issuance_id: run.id,
+        })),
+      );
+      const done = sql`${sql.identifier('done')} + ${batch.length}`;
+      await repo.updateIssuance(tx, run.id, {
+        done,
+        issued: sql`${sql.identifier('issued')} + ${inserted}`,
+        skipped: sql`${sql.identifier('skipped')} + ${batch.length - inserted}`,
+        total: sql`greatest(${sql.identifier('total')}, ${done})`,
+      });
+    });
+  }
+  return { retryInSeconds: 0 };
+}
