@@ -210,6 +210,15 @@ describe('signOpenBadgeCredential', () => {
     });
   });
 
+  it('refuses a status index that no list has', async () => {
+    for (const index of [-1, 1.5]) {
+      await assert.rejects(
+        signOpenBadgeCredential(key, { ...input, status: { listUrl: LIST_URL, index } }),
+        RangeError,
+      );
+    }
+  });
+
   it('signs the same certificate to the same credential', async () => {
     assert.equal(await signOpenBadgeCredential(key, input), jwt);
   });

@@ -69,6 +69,9 @@ export interface StatusListInput {
 
 /** The unsigned OpenBadgeCredential: the exact JWT payload, less the JWT registered claims. */
 export function buildOpenBadgeCredential(key: IssuerKey, input: OpenBadgeInput): Record<string, unknown> {
+  const { index } = input.status;
+  // A bad index would sign a credential whose revocation could never be read.
+  if (!Number.isInteger(index) || index < 0) throw new RangeError(`status list index ${index} is not valid`);
   const occasion = `${input.editionName} — ${input.eventName}`;
   return {
     '@context': [VC_CONTEXT, OB_CONTEXT],
