@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
-import { createTestApp, credentialSigningKeyPem, type TestApp, type TestUser } from '../../../test/harness.ts';
+import {
+  createTestApp,
+  credentialSigningKeyPem,
+  type TestApp,
+  type TestUser,
+} from '../../../test/harness.ts';
 import type { Edition } from '../../modules/events/editions/editions.schemas.ts';
 import type { Event, MyEvent } from '../../modules/events/events/events.schemas.ts';
 

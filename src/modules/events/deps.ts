@@ -1,4 +1,6 @@
 /** What the events module's route plugins receive (built in app.ts, completed in index.ts). */
+
+import type { IssuerKey } from '../../kernel/credentials/issuer-key.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { ModuleDeps } from '../../kernel/module.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
@@ -15,4 +17,6 @@ export interface EventsDeps extends ModuleDeps {
 export interface EventsContext extends EventsDeps {
   /** Makes and reads the codes of badge QR codes (contract 9). */
   badgeCodes: BadgeCodes;
+  /** Signs certificates' credentials and status lists (`CREDENTIAL_SIGNING_KEY`, contract 9). */
+  issuer: IssuerKey;
 }

@@ -3,8 +3,12 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { loadIssuerKey } from '../../kernel/credentials/issuer-key.ts';
 import { createBadgeCodes } from './badges/badge-codes.ts';
 import { badgeRoutes } from './badges/badges.routes.ts';
+import { certificateRoutes } from './certificates/certificates.routes.ts';
+import { credentialRoutes } from './certificates/credentials.routes.ts';
+import { ISSUE_JOB, issueCertificatesJob } from './certificates/issuance.service.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
 import { checkInRoutes } from './check-ins/check-ins.routes.ts';
 import { registerCheckout } from './checkout/checkout.listener.ts';
@@ -24,9 +28,17 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   const { secretsKey } = deps.config;
   // bootstrap (or the test harness) always sets it; in production the config requires it.
   if (secretsKey === undefined) throw new Error('the events module needs SECRETS_KEY (badge codes)');
+  const { config } = deps;
   const context: EventsContext = {
     ...deps,
-    badgeCodes: createBadgeCodes(secretsKey, deps.config.publicBaseUrl),
+    badgeCodes: createBadgeCodes(secretsKey, config.publicBaseUrl),
+    issuer: await loadIssuerKey({
+      signingKey: config.credentialSigningKey,
+      // An in-memory database keeps nothing; neither does its development key.
+      dataDir: config.databaseUrl === 'memory://' ? null : config.dataDir,
+      publicBaseUrl: config.publicBaseUrl,
+      production: config.isProduction,
+    }),
   };
   await app.register(eventRoutes, deps);
   await app.register(editionRoutes, deps);
@@ -37,6 +49,9 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(badgeRoutes, context);
   await app.register(checkInRoutes, context);
   await app.register(participantRoutes, deps);
+  await app.register(certificateRoutes, context);
+  await app.register(credentialRoutes, context);
+  deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db));
   await app.register(paymentLinkRoutes, deps);
   // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
   registerCheckout(deps);

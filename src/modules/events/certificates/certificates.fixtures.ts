@@ -93,7 +93,10 @@ export function certificateFixtures(getTeam: () => Team) {
   async function checkIn(editionId: string, person: TestUser, programId?: string) {
     const code = await attendance.badgeUrlOf(editionId, person.id);
     const answer = expectOk(
-      await attendance.scan(editionId, { code, ...(programId === undefined ? {} : { program_id: programId }) }),
+      await attendance.scan(editionId, {
+        code,
+        ...(programId === undefined ? {} : { program_id: programId }),
+      }),
     );
     assert.equal(answer.result, 'ok');
   }

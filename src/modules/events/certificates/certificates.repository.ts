@@ -162,7 +162,11 @@ export async function findIssuance(db: Executor, id: string): Promise<Certificat
 export async function updateIssuance(
   db: Executor,
   id: string,
-  patch: Partial<Omit<CertificateIssuanceRow, 'id' | 'edition_id' | 'created_at'>> | Record<string, SQL>,
+  patch: {
+    [K in keyof Omit<CertificateIssuanceRow, 'id' | 'edition_id' | 'created_at'>]?:
+      | CertificateIssuanceRow[K]
+      | SQL;
+  },
 ): Promise<void> {
   await db
     .update(certificateIssuances)
@@ -228,7 +232,10 @@ export async function findCertificate(db: Executor, id: string): Promise<Certifi
   return rows[0];
 }
 
-export async function findCertificateByCode(db: Executor, code: string): Promise<CertificateView | undefined> {
+export async function findCertificateByCode(
+  db: Executor,
+  code: string,
+): Promise<CertificateView | undefined> {
   const rows = await selectCertificates(db).where(eq(certificates.verification_code, code)).limit(1);
   return rows[0];
 }
@@ -278,7 +285,11 @@ export async function findStatusList(
   db: Executor,
   id: string,
 ): Promise<{ id: string; size: number; updated_at: Date; revoked: number[] } | undefined> {
-  const [list] = await db.select().from(credentialStatusLists).where(eq(credentialStatusLists.id, id)).limit(1);
+  const [list] = await db
+    .select()
+    .from(credentialStatusLists)
+    .where(eq(credentialStatusLists.id, id))
+    .limit(1);
   if (list === undefined) return undefined;
   const revoked = await queryRows<{ status_list_index: number }>(
     db,

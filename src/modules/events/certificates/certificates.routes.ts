@@ -38,7 +38,10 @@ const QUEUED_EXAMPLE = {
 const HOLDER_OR_ADMIN =
   'The holder, or an owner or admin of the event (403 to other members; 404 to anyone without a role in the event).';
 
-export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, jobs, config }) => {
+export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+  app,
+  { db, jobs, config },
+) => {
   const base = config.publicBaseUrl;
 
   app.post(
@@ -86,7 +89,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
           'Owner or admin of the edition the job works on. `done` of `total` shows the progress while `running`; ' +
           '`completed` when every qualifying pair holds a certificate.',
         params: idParams('job_id'),
-        response: { 200: envelope(IssuanceJob, ISSUANCE_EXAMPLE, 'events'), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: envelope(IssuanceJob, ISSUANCE_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
     async (request) => ok(request, await issuance.getIssuance(db, request.params.job_id, actorOf(request))),
@@ -131,7 +137,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
         summary: 'My certificates',
         description: "The caller's certificates, newest first, valid and revoked.",
         querystring: PageQuerySchema,
-        response: { 200: listEnvelope(Certificate, CERTIFICATE_EXAMPLE, 'events'), ...errorResponses(400, 401) },
+        response: {
+          200: listEnvelope(Certificate, CERTIFICATE_EXAMPLE, 'events'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) =>
@@ -158,7 +167,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       },
     },
     async (request) =>
-      ok(request, await certificates.getCertificate(db, base, request.params.certificate_id, actorOf(request))),
+      ok(
+        request,
+        await certificates.getCertificate(db, base, request.params.certificate_id, actorOf(request)),
+      ),
   );
 
   app.post(
@@ -212,7 +224,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
           'Public: anyone holding the code (printed on the PDF, in its QR code) sees whether the certificate is ' +
           'valid, whose it is and, when revoked, when and why. An unknown code is 404.',
         params: VerifyParams,
-        response: { 200: envelope(Verification, VERIFICATION_EXAMPLE, 'events'), ...errorResponses(400, 404) },
+        response: {
+          200: envelope(Verification, VERIFICATION_EXAMPLE, 'events'),
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request) => ok(request, await certificates.verify(db, request.params.verification_code)),

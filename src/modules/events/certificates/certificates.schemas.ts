@@ -9,19 +9,25 @@ export const Certificate = Type.Object({
   template_id: Uuid(),
   edition_id: Uuid(),
   user_id: Uuid(),
-  holder_name: Type.String({ description: "the holder's name when issued (their token's name claim, else e-mail)" }),
+  holder_name: Type.String({
+    description: "the holder's name when issued (their token's name claim, else e-mail)",
+  }),
   holder_email: Type.String(),
   issued_at: DateTime(),
   status: CertificateStatus,
   revoked_at: Nullable(DateTime()),
   reason: Nullable(Type.String({ description: 'why it was revoked' })),
   verification_code: Type.String({ description: '128 random bits, base64url: anyone holding it can verify' }),
-  verify_url: Type.String({ description: '`PUBLIC_BASE_URL/verify/{verification_code}` (the QR code of the PDF)' }),
+  verify_url: Type.String({
+    description: '`PUBLIC_BASE_URL/verify/{verification_code}` (the QR code of the PDF)',
+  }),
   certificate_name: Type.String({ description: "the template's name" }),
   edition_name: Type.String(),
   event_name: Type.String(),
   pdf_url: Type.String({ description: '`GET /certificates/{id}/pdf`' }),
-  credential_url: Type.String({ description: '`GET /certificates/{id}/credential` (Open Badges 3.0, VC-JWT)' }),
+  credential_url: Type.String({
+    description: '`GET /certificates/{id}/credential` (Open Badges 3.0, VC-JWT)',
+  }),
 });
 export type Certificate = Static<typeof Certificate>;
 
@@ -104,7 +110,10 @@ export const IssueAccepted = Type.Object({ job_id: Uuid(), job: IssuanceJob });
 
 export const RevokeBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: 500, description: 'shown on the verification answer' }) },
-  { additionalProperties: false, examples: [{ reason: 'Issued by mistake: the attendee did not take part' }] },
+  {
+    additionalProperties: false,
+    examples: [{ reason: 'Issued by mistake: the attendee did not take part' }],
+  },
 );
 export type RevokeBody = Static<typeof RevokeBody>;
 

@@ -11,8 +11,8 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { isEventRole, requireEditionRole } from '../access.ts';
 import { findEditionWithAccess } from '../editions/editions.repository.ts';
-import * as repo from './certificates.repository.ts';
 import type { CertificateView } from './certificates.repository.ts';
+import * as repo from './certificates.repository.ts';
 
 export const verifyUrlOf = (publicBaseUrl: string, code: string) => `${publicBaseUrl}/verify/${code}`;
 
@@ -40,7 +40,7 @@ export function certificateOf(view: CertificateView, publicBaseUrl: string) {
 
 /**
  * A certificate an owner or admin of its event may act on: unknown (404) to anyone without a role
- * in the event, 403 to members below admin. The holder passes too when `holderMay`.
+ * in the event, 403 to members below admin. The holder passes when `holderMay`, else gets 403.
  */
 async function requireCertificate(
   db: Database,
@@ -50,9 +50,11 @@ async function requireCertificate(
 ): Promise<CertificateView> {
   const view = await repo.findCertificate(db, certificateId);
   if (view === undefined) throw notFound('Certificate');
-  if (holderMay && view.user_id === actor.userId) return view;
+  const isHolder = view.user_id === actor.userId;
+  if (holderMay && isHolder) return view;
   const access = await findEditionWithAccess(db, view.edition_id, actor.userId);
-  if (access?.role === undefined) throw notFound('Certificate');
+  // The holder knows the certificate exists: lacking the role, they get a 403, not a 404.
+  if (access?.role === undefined && !isHolder) throw notFound('Certificate');
   if (!isEventRole(access.role, 'admin')) throw forbidden();
   return view;
 }
@@ -61,7 +63,12 @@ async function requireCertificate(
 export const requireReadableCertificate = (db: Database, certificateId: string, actor: Identity) =>
   requireCertificate(db, certificateId, actor, true);
 
-export async function getCertificate(db: Database, publicBaseUrl: string, certificateId: string, actor: Identity) {
+export async function getCertificate(
+  db: Database,
+  publicBaseUrl: string,
+  certificateId: string,
+  actor: Identity,
+) {
   return certificateOf(await requireReadableCertificate(db, certificateId, actor), publicBaseUrl);
 }
 
@@ -77,7 +84,12 @@ export async function listEditionCertificates(
   return { ...page, items: page.items.map((view) => certificateOf(view, publicBaseUrl)) };
 }
 
-export async function listMyCertificates(db: Database, publicBaseUrl: string, actor: Identity, window: Window) {
+export async function listMyCertificates(
+  db: Database,
+  publicBaseUrl: string,
+  actor: Identity,
+  window: Window,
+) {
   const page = await repo.listCertificatesOfUser(db, actor.userId, window);
   return { ...page, items: page.items.map((view) => certificateOf(view, publicBaseUrl)) };
 }
@@ -90,7 +102,9 @@ export async function revokeCertificate(
   reason: string,
 ) {
   const view = await requireCertificate(db, certificateId, actor, false);
-  const revoked = await db.transaction((tx) => repo.revokeCertificate(tx, certificateId, actor.userId, reason));
+  const revoked = await db.transaction((tx) =>
+    repo.revokeCertificate(tx, certificateId, actor.userId, reason),
+  );
   if (revoked === undefined) throw conflict('This certificate is already revoked');
   return certificateOf({ ...view, ...revoked }, publicBaseUrl);
 }

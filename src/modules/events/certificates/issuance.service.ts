@@ -26,7 +26,7 @@ import * as repo from './certificates.repository.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
 import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
 
-export const ISSUE_JOB = 'certificates.issue';
+export const ISSUE_JOB = 'certificates.issue' as const;
 const BATCH = 500;
 const SLICE_MS = 10_000;
 
@@ -67,7 +67,12 @@ export async function startIssuance(
     const unknown = templateIds.filter((id) => !live.has(id));
     if (unknown.length > 0) {
       throw validationError(
-        [{ field: 'template_ids', message: `not certification templates of this edition: ${unknown.join(', ')}` }],
+        [
+          {
+            field: 'template_ids',
+            message: `not certification templates of this edition: ${unknown.join(', ')}`,
+          },
+        ],
         'Some templates are not templates of this edition',
       );
     }

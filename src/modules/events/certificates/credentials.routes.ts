@@ -1,0 +1,92 @@
+/**
+ * Routes of contract 9's verifiable credentials: a certificate's Open Badges 3.0 credential, the
+ * public status lists and the issuer's DID document. Their bodies are the documents themselves
+ * (a JWT, a DID document), as verifiers expect, not the envelope; errors are the envelope.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import type { EventsContext } from '../deps.ts';
+import { didDocument } from './credentials/did-document.ts';
+import { createStatusLists, credentialOf } from './credentials.service.ts';
+
+const tags = ['events'];
+const VC_JWT = 'application/vc+jwt';
+const jwtResponse = (description: string) => ({
+  description,
+  content: { [VC_JWT]: { schema: Type.String({ description: 'a compact JWS (header.payload.signature)' }) } },
+});
+
+export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+  app,
+  { db, issuer, config },
+) => {
+  const deps = { db, issuer, publicBaseUrl: config.publicBaseUrl };
+  const statusLists = createStatusLists(deps);
+  // The DID document changes only with the key: build it once.
+  const did = didDocument(issuer) as unknown as Record<string, unknown>;
+
+  app.get(
+    '/certificates/:certificate_id/credential',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: "A certificate's Open Badges 3.0 credential (VC-JWT)",
+        description:
+          'The holder, or an owner or admin of the event. The body is an `OpenBadgeCredential` (Verifiable ' +
+          'Credentials Data Model 2.0) signed as a JWT (`alg` `EdDSA`, `typ` `vc+jwt`) by the issuer ' +
+          '`did:web:<host of PUBLIC_BASE_URL>`, whose key is at `/.well-known/did.json`. Its `credentialStatus` ' +
+          'is a `BitstringStatusListEntry` in the list at `/credentials/status/{list_id}`: a revoked certificate ' +
+          "has its bit set there. Anyone can verify it offline with the DID document (for example `did-jwt-vc`'s " +
+          '`verifyCredential` with `policies.format` off: that library checks for the 1.1 data model context).',
+        params: idParams('certificate_id'),
+        response: { 200: jwtResponse('The credential as a VC-JWT'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.type(VC_JWT).send(await credentialOf(deps, request.params.certificate_id, actorOf(request))),
+  );
+
+  app.get(
+    '/credentials/status/:list_id',
+    {
+      schema: {
+        tags,
+        summary: 'A credential status list (Bitstring Status List)',
+        description:
+          'Public. A signed `BitstringStatusListCredential` (W3C Bitstring Status List v1.0, `statusPurpose` ' +
+          '`revocation`): `credentialSubject.encodedList` is the GZIP-compressed bitstring of 131,072 entries, ' +
+          'base64url with the Multibase prefix `u`; bit `statusListIndex` is 1 when that certificate is revoked. ' +
+          'Cacheable for a minute (`cache-control: public, max-age=60`).',
+        params: idParams('list_id'),
+        response: { 200: jwtResponse('The status list credential as a VC-JWT'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { jwt } = await statusLists.credential(request.params.list_id);
+      return reply.type(VC_JWT).header('cache-control', 'public, max-age=60').send(jwt);
+    },
+  );
+
+  app.get(
+    '/.well-known/did.json',
+    {
+      schema: {
+        tags,
+        summary: "The issuer's DID document (did:web)",
+        description:
+          'Public. The DID document of `did:web:<host of PUBLIC_BASE_URL>`: the Ed25519 key that signs ' +
+          'credentials, as a `Multikey` in `assertionMethod`. What a did:web resolver fetches.',
+        response: {
+          200: {
+            description: 'The DID document',
+            content: { 'application/did+json': { schema: Type.Record(Type.String(), Type.Unknown()) } },
+          },
+        },
+      },
+    },
+    async (_request, reply) => reply.type('application/did+json').send(did),
+  );
+};
