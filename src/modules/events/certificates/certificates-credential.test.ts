@@ -1,0 +1,145 @@
+/**
+ * The Open Badges 3.0 credential of a certificate, verified over HTTP with independent tools as a
+ * holder or an employer would: `did-jwt-vc` checks the signature against the DID document the
+ * service serves at `/.well-known/did.json` (fetched by a `did-resolver` `web` method), and
+ * Digital Bazaar's `vc-bitstring-status-list` reads the certificate's bit from the status list the
+ * service serves, before and after revocation.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
+import { verifyCredential } from 'did-jwt-vc';
+import { type DIDResolutionResult, Resolver } from 'did-resolver';
+import { expectOk } from '../../../../test/assertions.ts';
+import { lateBound, startedBy, startTeam, type Team } from '../events.fixtures.ts';
+import { certificateFixtures } from './certificates.fixtures.ts';
+import type { Certificate } from './certificates.schemas.ts';
+
+type Resolvable = Parameters<typeof verifyCredential>[1];
+
+describe('certificate credentials, verified with independent tools', () => {
+  const current = startedBy(() => startTeam({}, { listen: true }));
+  const team: Team = lateBound(() => current());
+  const f = certificateFixtures(() => current());
+
+  /**
+   * did:web, as the method specifies, maps `did:web:<host>` to `https://<host>/.well-known/did.json`;
+   * the service under test listens on plain HTTP, so this resolver fetches `http://` instead. The
+   * document is whatever the service serves. (The cast bridges did-jwt's bundled did-resolver types.)
+   */
+  const resolver = new Resolver({
+    web: async (did): Promise<DIDResolutionResult> => {
+      const host = decodeURIComponent(did.slice('did:web:'.length));
+      const response = await fetch(`http://${host}/.well-known/did.json`);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/did\+json/);
+      return {
+        didResolutionMetadata: { contentType: 'application/did+json' },
+        didDocument: await response.json(),
+        didDocumentMetadata: {},
+      };
+    },
+  }) as unknown as Resolvable;
+
+  /** did-jwt-vc 4 checks the VCDM 1.1 context unless `format` is off; signature and times stay checked. */
+  const verify = (jwt: string) =>
+    verifyCredential(jwt, resolver, { policies: { format: false }, proofPurpose: 'assertionMethod' });
+
+  async function fetchCredential(certificate: Certificate, token: string) {
+    const response = await fetch(certificate.credential_url, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/vc+jwt');
+    return response.text();
+  }
+
+  it('verifies the credential, and its status bit flips when the certificate is revoked', async () => {
+    const { t, owner } = team;
+    const base = await f.setupAttendance();
+    const ana = await f.attendee(base.edition.id, base.general.id, 'Ana Souza');
+    const template = await f.createTemplate(base.edition.id, 'edition_attendance', {
+      name: 'Attendance',
+      description: 'Attended the conference',
+    });
+    await f.checkIn(base.edition.id, ana);
+    await f.issueAndWait(base.edition.id);
+    const [certificate] = await f.certificatesOf(base.edition.id);
+    assert.ok(certificate !== undefined);
+
+    const jwt = await fetchCredential(certificate, ana.token);
+    const verified = await verify(jwt);
+    const host = new URL(t.baseUrl).host;
+    const payload = verified.payload as Record<string, unknown> & {
+      credentialSubject: Record<string, unknown>;
+    };
+    assert.equal(verified.issuer, `did:web:${encodeURIComponent(host)}`);
+    assert.deepEqual(payload.type, ['VerifiableCredential', 'OpenBadgeCredential']);
+    assert.equal((payload['@context'] as string[])[0], 'https://www.w3.org/ns/credentials/v2');
+    const achievement = payload.credentialSubject.achievement as Record<string, unknown>;
+    assert.equal(achievement.name, 'Attendance');
+    assert.equal(achievement.description, 'Attended the conference');
+    assert.equal(achievement.id, `${t.baseUrl}/certifications/templates/${template.id}`);
+    const identifiers = payload.credentialSubject.identifier as Array<Record<string, unknown>>;
+    assert.ok(
+      identifiers.some((entry) => entry.identityType === 'name' && entry.identityHash === 'Ana Souza'),
+    );
+    assert.ok(!jwt.includes(Buffer.from(ana.email).toString('base64url')), 'the e-mail travels hashed');
+
+    // Owners and admins get the same credential; others cannot.
+    assert.equal(await fetchCredential(certificate, owner.token), jwt);
+    const stranger = await fetch(certificate.credential_url, {
+      headers: { authorization: `Bearer ${team.outsider.token}` },
+    });
+    assert.equal(stranger.status, 404);
+
+    // A tampered credential fails.
+    const [header, body, signature] = jwt.split('.');
+    const forgedBody = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), name: 'Forged' }),
+    ).toString('base64url');
+    await assert.rejects(verify(`${header}.${forgedBody}.${signature}`));
+
+    const status = payload.credentialStatus as Record<string, string>;
+    assert.equal(status.type, 'BitstringStatusListEntry');
+    assert.equal(status.statusPurpose, 'revocation');
+    assert.match(
+      status.statusListCredential ?? '',
+      new RegExp(`^${t.baseUrl}/credentials/status/[0-9a-f-]{36}$`),
+    );
+
+    /** The certificate's bit, read by vc-bitstring-status-list from the list the service serves now. */
+    const revokedBit = async () => {
+      const result = await checkStatus({
+        credential: payload,
+        documentLoader: async (url: string) => {
+          const response = await fetch(url);
+          assert.equal(response.status, 200);
+          assert.equal(response.headers.get('content-type'), 'application/vc+jwt');
+          // The list is a vc+jwt: verified like the badge, its payload is the list credential.
+          return { document: (await verify(await response.text())).payload };
+        },
+        verifyBitstringStatusListCredential: false,
+        verifyMatchingIssuers: true,
+      });
+      assert.equal(result.verified, true, result.error?.message);
+      return result.results?.[0]?.status;
+    };
+    assert.equal(await revokedBit(), false);
+    expectOk(
+      await t.post(`/certificates/${certificate.id}/revoke`, {
+        token: owner.token,
+        body: { reason: 'Mistake' },
+      }),
+    );
+    assert.equal(await revokedBit(), true);
+    // The credential itself is unchanged: revocation lives in the list.
+    await verify(await fetchCredential(certificate, ana.token));
+  });
+
+  it('serves unknown status lists as 404 envelopes', async () => {
+    const response = await fetch(`${team.t.baseUrl}/credentials/status/01937a4e-0000-7000-8000-0000000000ff`);
+    assert.equal(response.status, 404);
+    assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
+  });
+});
