@@ -35,7 +35,7 @@ describe('certificate credentials, verified with independent tools', () => {
       assert.match(response.headers.get('content-type') ?? '', /^application\/did\+json/);
       return {
         didResolutionMetadata: { contentType: 'application/did+json' },
-        didDocument: await response.json(),
+        didDocument: (await response.json()) as DIDResolutionResult['didDocument'],
         didDocumentMetadata: {},
       };
     },

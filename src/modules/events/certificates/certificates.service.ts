@@ -55,7 +55,7 @@ async function requireCertificate(
   const access = await findEditionWithAccess(db, view.edition_id, actor.userId);
   // The holder knows the certificate exists: lacking the role, they get a 403, not a 404.
   if (access?.role === undefined && !isHolder) throw notFound('Certificate');
-  if (!isEventRole(access.role, 'admin')) throw forbidden();
+  if (!isEventRole(access?.role, 'admin')) throw forbidden();
   return view;
 }
 
