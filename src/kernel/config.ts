@@ -70,6 +70,12 @@ export interface Config {
    */
   jobsPollMs: number;
   /**
+   * `JOBS_LEASE_MS` (not in the contract; default 60000): how long a claimed background job is
+   * its process's before another may take it over (a process that died mid-job). Tests shorten it
+   * to watch a killed process's job resume.
+   */
+  jobsLeaseMs: number;
+  /**
    * `PUBLIC_CACHE_TTL_MS` (not in the contract; default 1000, 0 turns it off): how long anonymous
    * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
    */
@@ -154,6 +160,7 @@ export const ENV_SCHEMA = Type.Object({
   CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
   RECONCILE_AFTER_SECONDS: Whole(0, 86_400),
   JOBS_POLL_MS: Whole(10, 60_000),
+  JOBS_LEASE_MS: Whole(2_000, 3_600_000),
   PUBLIC_CACHE_TTL_MS: Whole(0, 60_000),
   LOG_LEVEL: Type.Optional(
     Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -271,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
       reconcileAfterSeconds: vars.RECONCILE_AFTER_SECONDS ?? 600,
     },
     jobsPollMs: vars.JOBS_POLL_MS ?? 1000,
+    jobsLeaseMs: vars.JOBS_LEASE_MS ?? 60_000,
     publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };

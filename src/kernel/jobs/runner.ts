@@ -17,7 +17,6 @@ import { type ClaimedJob, claimDueJobs, finishJob, secondsToNextJob } from './jo
 export type JobResult = undefined | { retryInSeconds: number };
 export type JobHandler = (job: ClaimedJob) => Promise<JobResult>;
 
-const LEASE_MS = 60_000;
 const BATCH = 10;
 const MAX_ATTEMPTS = 12;
 const MAX_BACKOFF_SECONDS = 3600;
@@ -37,6 +36,8 @@ export class JobRunner {
     private readonly db: Database,
     private readonly log: Logger,
     private readonly pollMs: number,
+    /** How long a claim holds a job (JOBS_LEASE_MS): a handler's work per claim must fit well inside. */
+    readonly leaseMs = 60_000,
   ) {}
 
   registerJobKind(kind: string, handler: JobHandler): void {
@@ -80,7 +81,7 @@ export class JobRunner {
     try {
       for (;;) {
         const claimId = uuidv7();
-        const claimed = await claimDueJobs(this.db, claimId, BATCH, LEASE_MS);
+        const claimed = await claimDueJobs(this.db, claimId, BATCH, this.leaseMs);
         await Promise.all(claimed.map((job) => this.run(job, claimId)));
         if (claimed.length < BATCH || !this.running) break;
       }

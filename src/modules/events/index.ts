@@ -51,7 +51,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(participantRoutes, deps);
   await app.register(certificateRoutes, context);
   await app.register(credentialRoutes, context);
-  deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db));
+  deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
   await app.register(paymentLinkRoutes, deps);
   // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
   registerCheckout(deps);

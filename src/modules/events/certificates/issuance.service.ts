@@ -9,7 +9,7 @@
  * runs out, any process claims it again, and it carries on from what is certified. The unique
  * (template, person) index makes a certificate impossible to issue twice, even by two runs at
  * once: a pair another run certified first counts as `skipped`. One claim works for at most
- * SLICE_MS, then hands the job back to be claimed again at once, far inside the runner's lease.
+ * SLICE_MS (and a quarter of the lease), then hands the job back to be claimed again at once.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -28,6 +28,7 @@ import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts'
 
 export const ISSUE_JOB = 'certificates.issue' as const;
 const BATCH = 500;
+/** At most this long per claim, and at most a quarter of the lease (JOBS_LEASE_MS). */
 const SLICE_MS = 10_000;
 
 /** A verification code: 128 random bits, base64url (22 characters). */
@@ -103,12 +104,13 @@ export async function getIssuance(db: Database, jobId: string, actor: Identity) 
   return issuanceView(run);
 }
 
-export function issueCertificatesJob(db: Database): JobHandler {
+export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler {
+  const sliceMs = Math.min(SLICE_MS, leaseMs / 4);
   return async (job: ClaimedJob) => {
     const run = await repo.findIssuance(db, job.key);
     if (run === undefined || run.status === 'completed' || run.status === 'failed') return undefined;
     try {
-      return await issueSlice(db, run);
+      return await issueSlice(db, run, sliceMs);
     } catch (error) {
       await repo.updateIssuance(db, run.id, {
         errors: sql`${sql.identifier('errors')} + 1`,
@@ -119,7 +121,7 @@ export function issueCertificatesJob(db: Database): JobHandler {
   };
 }
 
-async function issueSlice(db: Database, run: CertificateIssuanceRow) {
+async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: number) {
   if (run.status === 'queued') {
     // What is already certified is counted as skipped once, when the run starts.
     const { total, certified } = await repo.countQualified(db, run.edition_id, run.template_ids);
@@ -131,7 +133,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow) {
       skipped: certified,
     });
   }
-  const deadline = Date.now() + SLICE_MS;
+  const deadline = Date.now() + sliceMs;
   while (Date.now() < deadline) {
     const batch = await repo.nextUncertified(db, run.edition_id, run.template_ids, BATCH);
     if (batch.length === 0) {
