@@ -219,6 +219,28 @@ describe('actor directory', () => {
     assert.equal(row?.email, 'second@example.com');
   });
 
+  it("records the token's name claim, cleaned, and keeps it when a later token has none", async () => {
+    const id = uuidv7();
+    const call = async (claims: Record<string, unknown>) => {
+      const token = await signToken({ id, email: 'named@example.com' }, { claims });
+      expectOk(await t.get<MyEvent[]>('/events/mine', { token }));
+      const [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
+      return row?.name;
+    };
+    assert.equal(await call({ name: '  Ana\u0000  Souza\u202e ' }), 'Ana Souza');
+    assert.equal(await call({}), 'Ana Souza');
+    assert.equal(await call({ name: 42 }), 'Ana Souza', 'a name that is not a string is ignored');
+    assert.equal(await call({ name: 'Ana S. Souza' }), 'Ana S. Souza');
+    assert.equal(await call({ name: 'x'.repeat(500) }), 'x'.repeat(200));
+    const subject = await signToken(
+      { id, email: 'named@example.com' },
+      { rawClaims: true, claims: { subject: { id, email: 'named@example.com', name: 'Ana from subject' } } },
+    );
+    expectOk(await t.get<MyEvent[]>('/events/mine', { token: subject }));
+    const [row] = await t.db.select().from(actors).where(eq(actors.user_id, id));
+    assert.equal(row?.name, 'Ana from subject');
+  });
+
   it('does not record a caller whose token is refused', async () => {
     const id = uuidv7();
     const expired = await signToken(
