@@ -25,8 +25,17 @@ export interface FitOptions {
   verticalCenter?: boolean;
 }
 
-/** Draws the text at the largest size that fits; returns the height it took (never over the box). */
-export function drawFitted(doc: PDFKit.PDFDocument, text: string, options: FitOptions): number {
+interface FitLayout {
+  /** pdfkit text options (width, align, line gap, spacing) shared by measuring and drawing. */
+  textOptions: PDFKit.Mixins.TextOptions;
+  /** The box height pdfkit may fill: whole lines only, at most the box. */
+  height: number;
+  /** The height the text takes: `height` or less. */
+  used: number;
+}
+
+/** Picks the size (and leaves the document's font and size set to it) and the lines the text gets. */
+function layoutFitted(doc: PDFKit.PDFDocument, text: string, options: FitOptions): FitLayout {
   const lineGap = 1;
   const base = { width: options.width, align: options.align ?? ('center' as const), lineGap };
   const spacing =
@@ -50,10 +59,21 @@ export function drawFitted(doc: PDFKit.PDFDocument, text: string, options: FitOp
   const lineHeight = doc.currentLineHeight(true) + lineGap;
   const boxLines = Math.max(1, Math.min(chosen.maxLines, Math.floor((options.boxHeight + 0.5) / lineHeight)));
   const height = boxLines * lineHeight;
-  const used = Math.min(height, doc.heightOfString(text, { ...base, ...spacing }));
+  const textOptions = { ...base, ...spacing };
+  return { textOptions, height, used: Math.min(height, doc.heightOfString(text, textOptions)) };
+}
+
+/** The height drawFitted would take for this text, without drawing it. */
+export function measureFitted(doc: PDFKit.PDFDocument, text: string, options: FitOptions): number {
+  return layoutFitted(doc, text, options).used;
+}
+
+/** Draws the text at the largest size that fits; returns the height it took (never over the box). */
+export function drawFitted(doc: PDFKit.PDFDocument, text: string, options: FitOptions): number {
+  const { textOptions, height, used } = layoutFitted(doc, text, options);
   const y = options.verticalCenter === true ? options.y + (options.boxHeight - used) / 2 : options.y;
   doc.fillColor(options.color);
   // `height` + `ellipsis` make pdfkit stop (and cut the last line) at the box bottom.
-  doc.text(text, options.x, y, { ...base, ...spacing, height: height + 0.5, ellipsis: true });
+  doc.text(text, options.x, y, { ...textOptions, height: height + 0.5, ellipsis: true });
   return used;
 }
