@@ -26,14 +26,29 @@ const QR_SCALE = 4;
 
 export interface ReadPdf {
   pageCount: number;
+  /** Per page, its size in points (the media box). */
+  pageSizes: Array<{ width: number; height: number }>;
   /** Per page, the text items pdf.js extracts, in drawing order. */
   texts: string[][];
+  /**
+   * Per page, where each text item sits, in points from the page's top-left corner: from its
+   * baseline up by the font size (descenders below the baseline are not counted).
+   */
+  boxes: TextBox[][];
   /** The document information dictionary (Title, Creator, Producer...). */
   info: Record<string, string>;
   /** The payload of the QR code on page `index` (0-based), or '' when it holds none that scans. */
   qr(index: number): Promise<string>;
   /** `qr` of every page. */
   qrs(): Promise<string[]>;
+}
+
+export interface TextBox {
+  text: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
 }
 
 /**
@@ -52,11 +67,23 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     verbosity: 0,
   }).promise;
   const texts: string[][] = [];
+  const pageSizes: ReadPdf['pageSizes'] = [];
+  const boxes: TextBox[][] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
+    const [x1, y1, x2, y2] = page.view;
+    pageSizes.push({ width: x2! - x1!, height: y2! - y1! });
     const content = await page.getTextContent();
     texts.push(
       content.items.flatMap((item) => ('str' in item && item.str !== '' ? [unspaced(item.str)] : [])),
+    );
+    boxes.push(
+      content.items.flatMap((item) => {
+        if (!('str' in item) || item.str.trim() === '') return [];
+        const [, , , , x, baseline] = item.transform as number[];
+        const bottom = y2! - baseline!;
+        return [{ text: item.str, left: x!, top: bottom - item.height, right: x! + item.width, bottom }];
+      }),
     );
   }
   const { info } = await document.getMetadata();
@@ -77,7 +104,9 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
   };
   return {
     pageCount: document.numPages,
+    pageSizes,
     texts,
+    boxes,
     info: Object.fromEntries(
       Object.entries(info as Record<string, unknown>).filter(
         (entry): entry is [string, string] => typeof entry[1] === 'string',

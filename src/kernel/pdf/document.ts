@@ -1,0 +1,15 @@
+/** A pdfkit document's output stream collected into one Buffer. */
+
+/**
+ * Resolves with the whole file once `doc.end()` has been called and pdfkit has written the last
+ * byte (it may wait for images it decodes asynchronously); rejects on a stream error. Call it
+ * before drawing so no chunk is missed.
+ */
+export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  return new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}

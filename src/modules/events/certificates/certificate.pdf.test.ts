@@ -1,0 +1,330 @@
+/**
+ * The certificate renderer (contract 9, PDF): one A4 landscape page with the holder, the
+ * template's title, the edition, event and dates, the signatures and a QR code of verify_url.
+ * Pages are read back with test/pdf.ts: pdf.js extracts the text and where it sits, and jsqr
+ * decodes the QR code from the rendered pixels. Hostile inputs must still give a valid page with
+ * nothing outside the frame or over the QR code, and no URL is ever fetched or read.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { createCanvas } from '@napi-rs/canvas';
+import { type ReadPdf, readPdf, type TextBox } from '../../../../test/pdf.ts';
+import { type CertificatePdfData, renderCertificatePdf } from './certificate.pdf.ts';
+
+const A4_LANDSCAPE = { width: 841.89, height: 595.28 };
+/** The inner frame: no text may leave it. */
+const FRAME = 28;
+/** The QR code's square (certificate.pdf.ts: 104 pt, 48 pt from the right edge, 410 pt down). */
+const QR = { left: A4_LANDSCAPE.width - 48 - 104, top: 410, right: A4_LANDSCAPE.width - 48, bottom: 514 };
+
+/** A small real PNG as a signature pad saves it: a dark stroke on a transparent canvas. */
+function squigglePng(): Buffer {
+  const canvas = createCanvas(240, 80);
+  const context = canvas.getContext('2d');
+  context.strokeStyle = '#1e293b';
+  context.lineWidth = 3;
+  context.beginPath();
+  context.moveTo(10, 50);
+  for (let x = 10; x <= 230; x += 5) context.lineTo(x, 45 + Math.sin(x / 12) * 20);
+  context.stroke();
+  return canvas.toBuffer('image/png');
+}
+
+const pngDataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
+
+function certificate(overrides: Partial<CertificatePdfData> = {}): CertificatePdfData {
+  return {
+    certificate_id: '0197a3c2-0000-7000-8000-00000000c001',
+    holder_name: 'José Ñúñez',
+    template: {
+      name: 'Attendance',
+      description: 'Three days of talks and workshops on systems programming.',
+      kind: 'edition_attendance',
+      design_data: { accent_color: '#1e3a5f' },
+    },
+    edition: {
+      name: 'Spring edition',
+      starts_at: new Date('2026-03-12T09:00:00Z'),
+      ends_at: new Date('2026-03-14T18:00:00Z'),
+      location_name: 'Lisbon',
+    },
+    event: { name: 'RustConf' },
+    programs: [],
+    issued_at: new Date('2026-03-15T10:00:00Z'),
+    verification_code: 'K7Q2-9XMP-4TZB',
+    verify_url: 'https://convene.example/verify/K7Q2-9XMP-4TZB',
+    signatures: [
+      {
+        signatory_name: 'Ana Lima',
+        signatory_title: 'Programme chair',
+        image_url: pngDataUrl(squigglePng()),
+      },
+      {
+        signatory_name: 'Marco Rossi',
+        signatory_title: 'Director, Convene Foundation',
+        image_url: 'https://signatures.example/marco.png',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** All text of a page as one string with single spaces, so wrapped lines read as one. */
+const pageText = (read: ReadPdf) => read.texts[0]!.join(' ').replace(/\s+/g, ' ');
+const imageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0;
+
+const overlaps = (a: Omit<TextBox, 'text'>, b: Omit<TextBox, 'text'>, slack = 0.5) =>
+  a.left < b.right - slack &&
+  b.left < a.right - slack &&
+  a.top < b.bottom - slack &&
+  b.top < a.bottom - slack;
+
+/** One A4 landscape page, its text inside the frame, none over the QR code or over other text. */
+async function readValid(pdf: Buffer): Promise<ReadPdf> {
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  const read = await readPdf(pdf);
+  assert.equal(read.pageCount, 1);
+  assert.deepEqual(read.pageSizes[0], A4_LANDSCAPE);
+  const boxes = read.boxes[0]!;
+  for (const box of boxes) {
+    const inside =
+      box.left >= FRAME &&
+      box.right <= A4_LANDSCAPE.width - FRAME &&
+      box.top >= FRAME &&
+      box.bottom <= A4_LANDSCAPE.height - FRAME;
+    assert.ok(inside, `inside the frame: ${JSON.stringify(box)}`);
+    assert.ok(!overlaps(box, QR), `clear of the QR code: ${JSON.stringify(box)}`);
+  }
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      assert.ok(!overlaps(a, b), `no overlap: ${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+    }
+  }
+  return read;
+}
+
+describe('certificate PDF', { timeout: 120_000 }, () => {
+  it('renders one A4 landscape page with the holder, title, edition, event, dates, signatures and QR code', async () => {
+    const data = certificate();
+    const pdf = await renderCertificatePdf(data);
+    const read = await readValid(pdf);
+    const text = pageText(read);
+    for (const expected of [
+      'Certificate of Attendance',
+      'This certifies that',
+      'José Ñúñez',
+      'attended Spring edition of RustConf, 12–14 March 2026, Lisbon.',
+      'Three days of talks and workshops on systems programming.',
+      'Ana Lima',
+      'Programme chair',
+      'Marco Rossi',
+      'Director, Convene Foundation',
+      'Issued on 15 March 2026',
+      `Verify at ${data.verify_url}`,
+      'Verification code K7Q2-9XMP-4TZB',
+    ]) {
+      assert.ok(text.includes(expected), `shows "${expected}": ${text}`);
+    }
+    assert.equal(await read.qr(0), data.verify_url);
+    assert.equal(read.info.Title, 'Certificate — Attendance');
+    assert.equal(read.info.Creator, 'Convene');
+    assert.equal(read.info.Producer, 'Convene');
+  });
+
+  it('draws a data:image/png signature as the image and another URL as the name in the script font', async () => {
+    const pdf = await renderCertificatePdf(certificate());
+    // The squiggle has an alpha channel: its colour and its mask are the two image objects.
+    assert.equal(imageCount(pdf), 2, 'the PNG signature is embedded once');
+    assert.equal(pdf.toString('latin1').match(/\/SMask/g)?.length, 1);
+    assert.match(pdf.toString('latin1'), /\/BaseFont \/[A-Z]{6}\+GreatVibes/, 'Great Vibes is embedded');
+    // The https signature shows its name twice: in script above the rule and in print below it.
+    const read = await readPdf(pdf);
+    assert.equal(read.texts[0]!.filter((item) => item === 'Marco Rossi').length, 2);
+    assert.equal(read.texts[0]!.filter((item) => item === 'Ana Lima').length, 1);
+  });
+
+  it('names the programs of a program_attendance certificate, with dates across months', async () => {
+    const data = certificate({
+      template: { ...certificate().template, kind: 'program_attendance', design_data: {} },
+      edition: { ...certificate().edition, name: 'RustConf 2026', ends_at: new Date('2026-04-02T18:00:00Z') },
+      programs: ['Async Rust in Practice', 'Embedded Rust'],
+    });
+    const read = await readValid(await renderCertificatePdf(data));
+    const text = pageText(read);
+    assert.ok(text.includes('Certificate of Participation'), text);
+    // The edition's name holds the event's: "RustConf 2026 of RustConf" would say it twice.
+    const sentence =
+      'took part in Async Rust in Practice and Embedded Rust at RustConf 2026, 12 March – 2 April 2026, Lisbon.';
+    assert.ok(text.includes(sentence), text);
+  });
+
+  it('follows the design_data hints: title, subtitle, body with the details line, no description', async () => {
+    const data = certificate({
+      template: {
+        ...certificate().template,
+        design_data: {
+          title: 'Certificate of Excellence',
+          subtitle: 'Volunteer programme',
+          body: 'for outstanding work as a volunteer.',
+          show_description: false,
+          accent_color: '#b45309',
+          text_color: '#0f172a',
+          background_color: '#fffbeb',
+        },
+      },
+    });
+    const read = await readValid(await renderCertificatePdf(data));
+    const text = pageText(read);
+    for (const expected of [
+      'Certificate of Excellence',
+      'Volunteer programme',
+      'for outstanding work as a volunteer.',
+      'Spring edition of RustConf · 12–14 March 2026 · Lisbon',
+    ]) {
+      assert.ok(text.includes(expected), `shows "${expected}": ${text}`);
+    }
+    assert.ok(!text.includes('attended'), 'the body replaces the sentence');
+    assert.ok(!text.includes('Three days'), 'show_description: false hides the description');
+    assert.equal(await read.qr(0), data.verify_url);
+  });
+
+  it('renders without signatures: no row, no image, no script font', async () => {
+    const pdf = await renderCertificatePdf(certificate({ signatures: [] }));
+    const read = await readValid(pdf);
+    assert.equal(imageCount(pdf), 0);
+    assert.doesNotMatch(pdf.toString('latin1'), /GreatVibes/);
+    assert.ok(pageText(read).includes('José Ñúñez'));
+    assert.equal(await read.qr(0), certificate().verify_url);
+  });
+
+  describe('never fetches or reads a signature URL', () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'image/png' }).end(squigglePng());
+    });
+    let directory = '';
+    before(async () => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      directory = mkdtempSync(join(tmpdir(), 'certificate-'));
+    });
+    after(() => {
+      server.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+
+    it('draws the name for http(s), file and path URLs that point at real PNGs', async () => {
+      const { port } = server.address() as AddressInfo;
+      const file = join(directory, 'signature.png');
+      writeFileSync(file, squigglePng());
+      const urls = [`http://127.0.0.1:${port}/signature.png`, pathToFileURL(file).href, file];
+      const pdf = await renderCertificatePdf(
+        certificate({
+          signatures: urls.map((image_url, n) => ({
+            signatory_name: `Signatory ${n + 1}`,
+            signatory_title: null,
+            image_url,
+          })),
+        }),
+      );
+      assert.equal(requests, 0, 'the local server was never asked');
+      assert.equal(imageCount(pdf), 0, 'no file was read as an image');
+      const read = await readValid(pdf);
+      for (const n of [1, 2, 3]) {
+        assert.equal(read.texts[0]!.filter((item) => item === `Signatory ${n}`).length, 2, `Signatory ${n}`);
+      }
+    });
+  });
+
+  it('renders hostile inputs as one valid page with nothing out of place', async () => {
+    const longName = `Maria ${'Guadalupe Fernández de la Concepción '.repeat(200)}Ortega`;
+    const notPng = `data:image/png;base64,${Buffer.from('GIF89a\x01\x00\x01\x00 not a png').toString('base64')}`;
+    // A real PNG with its image data cut short: pdfkit would fail on it asynchronously.
+    const png = squigglePng();
+    const truncated = pngDataUrl(png.subarray(0, png.length - 40));
+    const signatures = [
+      { signatory_name: 'Ana Lima', signatory_title: 'Chair', image_url: notPng },
+      { signatory_name: 'Łucja Żółkiewska 東京', signatory_title: null, image_url: 'javascript:alert(1)' },
+      {
+        signatory_name: 'Sir Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausenbergerdorff the Third',
+        signatory_title: 'Honorary President of the International Society of Exceedingly Long Titles '.repeat(
+          5,
+        ),
+        image_url: truncated,
+      },
+      { signatory_name: 'Kim', signatory_title: 'Organiser', image_url: '' },
+      {
+        signatory_name: 'Šárka Ždánská ƒ†',
+        signatory_title: 'Treasurer',
+        image_url: 42 as unknown as string,
+      },
+      {
+        signatory_name: 'Sixth Signatory',
+        signatory_title: 'Left out',
+        image_url: 'https://x.example/6.png',
+      },
+    ];
+    const hostileDesigns: unknown[] = [
+      {
+        title: 42,
+        subtitle: null,
+        body: ['x'],
+        accent_color: 'red',
+        text_color: '#12345',
+        background_color: {},
+        show_description: 'no',
+      },
+      null,
+      [1, 2, 3],
+      'a string',
+      Object.create({ title: 'from the prototype' }),
+    ];
+    for (const design_data of hostileDesigns) {
+      const data = certificate({
+        holder_name: longName,
+        template: {
+          name: 'Attendance\u0000\n\u202e',
+          description: 'Łódź 東京 🎉 Summit\nline two '.repeat(100),
+          kind: 'edition_attendance',
+          design_data: design_data as Record<string, unknown>,
+        },
+        edition: { ...certificate().edition, name: 'E'.repeat(5000), location_name: null },
+        programs: null as unknown as string[],
+        signatures,
+      });
+      const pdf = await renderCertificatePdf(data);
+      const read = await readValid(pdf);
+      const text = pageText(read);
+      assert.ok(text.includes('Certificate of Attendance'), `default title: ${text.slice(0, 200)}`);
+      assert.ok(text.includes('Maria Guadalupe'), 'the name starts');
+      assert.ok(text.includes('…'), 'and is cut with an ellipsis');
+      assert.ok(text.includes('Lódz ?? ? Summit line two'), 'characters outside WinAnsi degrade');
+      assert.ok(text.includes('Lucja Zólkiewska ??'), 'in print under the rule too');
+      assert.ok(text.includes('Šárka Ždánská ƒ†'), 'WinAnsi keeps what it has');
+      assert.ok(text.includes('Sárka Zdánská f?'), 'the script font lacks some of it');
+      assert.ok(!text.includes('Sixth Signatory'), 'five signatures at most');
+      assert.equal(imageCount(pdf), 0, 'neither the GIF nor the truncated PNG is embedded');
+      assert.equal(await read.qr(0), data.verify_url);
+      assert.equal(read.info.Title, 'Certificate — Attendance');
+    }
+  });
+
+  it('renders when the QR payload cannot be encoded and the dates are invalid', async () => {
+    const data = certificate({
+      verify_url: '',
+      issued_at: new Date(Number.NaN),
+      edition: { ...certificate().edition, starts_at: new Date(Number.NaN) },
+    });
+    const read = await readValid(await renderCertificatePdf(data));
+    assert.equal(await read.qr(0), '');
+    const text = pageText(read);
+    assert.ok(text.includes('attended Spring edition of RustConf, Lisbon.'), text);
+    assert.ok(!text.includes('Issued on'), text);
+  });
+});
