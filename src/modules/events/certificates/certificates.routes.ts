@@ -1,5 +1,6 @@
 /** Routes of contract 9: issuing certificates, reading, revoking and verifying them. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { accepted, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
 import {
@@ -171,6 +172,45 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
         request,
         await certificates.getCertificate(db, base, request.params.certificate_id, actorOf(request)),
       ),
+  );
+
+  app.get(
+    '/certificates/:certificate_id/pdf',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'A certificate as a PDF',
+        description:
+          `${HOLDER_OR_ADMIN} One A4 landscape page drawn from the template's \`design_data\` (\`title\`, ` +
+          '`subtitle`, `body`, `show_description`, `accent_color`, `text_color`, `background_color`), with the ' +
+          "holder's name, the edition and event, their dates, the edition's active signatures (a `data:image/png` " +
+          "signature as the image, any other as the signatory's name in a script font: no URL is ever fetched) and a " +
+          'QR code of `verify_url`. The body is the PDF itself (`application/pdf`), not an envelope; errors are.',
+        params: idParams('certificate_id'),
+        response: {
+          200: {
+            description: 'The certificate as a PDF document',
+            content: {
+              'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await certificates.certificatePdf(
+        db,
+        base,
+        request.params.certificate_id,
+        actorOf(request),
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="certificate-${request.params.certificate_id}.pdf"`)
+        .send(pdf);
+    },
   );
 
   app.post(

@@ -1,0 +1,120 @@
+/**
+ * A certificate's PDF through the route (contract 9), read as a person's viewer reads it: pdf.js
+ * extracts the text and the QR code is decoded from the rendered page. The edition has two active
+ * signatures (a drawn PNG and a hosted image URL, which is never fetched) and a revoked one, which
+ * must not appear.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createCanvas } from '@napi-rs/canvas';
+import { expectError, expectOk } from '../../../../test/assertions.ts';
+import { readPdf } from '../../../../test/pdf.ts';
+import { useTeam } from '../events.fixtures.ts';
+import { certificateFixtures } from './certificates.fixtures.ts';
+
+/** A signature drawn on a pad, as a PNG data URL. */
+function drawnSignature(): string {
+  const canvas = createCanvas(240, 80);
+  const context = canvas.getContext('2d');
+  context.strokeStyle = '#1e293b';
+  context.lineWidth = 3;
+  context.beginPath();
+  context.moveTo(10, 50);
+  for (let x = 10; x <= 230; x += 5) context.lineTo(x, 45 + Math.sin(x / 12) * 20);
+  context.stroke();
+  return `data:image/png;base64,${canvas.toBuffer('image/png').toString('base64')}`;
+}
+
+describe('certificate PDF', () => {
+  const team = useTeam();
+  const { t, owner, outsider } = team;
+  const f = certificateFixtures(() => team);
+
+  async function sign(editionId: string, name: string, title: string, imageUrl: string) {
+    const request = expectOk(
+      await t.post<{ token: string }>(`/editions/${editionId}/signature-requests`, {
+        token: owner.token,
+        body: {
+          signatory_name: name,
+          signatory_title: title,
+          signatory_email: `${name.split(' ')[0]}@example.com`,
+        },
+      }),
+      201,
+    );
+    return expectOk(
+      await t.post<{ revoke_token: string }>(`/signature-requests/fulfill?token=${request.token}`, {
+        body: { image_url: imageUrl },
+      }),
+      201,
+    );
+  }
+
+  it('renders the holder, edition, event, signatures and a QR code of the verify URL', async () => {
+    const base = await f.setupAttendance();
+    const ana = await f.attendee(base.edition.id, base.general.id, 'José Ñúñez');
+    await f.createTemplate(base.edition.id, 'edition_attendance', {
+      name: 'Attendance',
+      description: 'Forty hours of talks and workshops',
+      design_data: { title: 'Certificate of Attendance', accent_color: '#0b3d91' },
+    });
+    await sign(base.edition.id, 'Marta Ferreira', 'Programme chair', drawnSignature());
+    await sign(base.edition.id, 'Marco Rossi', 'Organiser', 'https://signatures.example/marco.png');
+    const gone = await sign(base.edition.id, 'Revoked Person', 'Former chair', drawnSignature());
+    expectOk(await t.post(`/signatures/revoke?token=${gone.revoke_token}`));
+    await f.checkIn(base.edition.id, ana);
+    await f.issueAndWait(base.edition.id);
+    const [certificate] = await f.certificatesOf(base.edition.id);
+    assert.ok(certificate !== undefined);
+
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/certificates/${certificate.id}/pdf`,
+      headers: { authorization: `Bearer ${ana.token}` },
+    });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-type'], 'application/pdf');
+    assert.equal(
+      response.headers['content-disposition'],
+      `inline; filename="certificate-${certificate.id}.pdf"`,
+    );
+    const pdf = await readPdf(response.rawPayload);
+    assert.equal(pdf.pageCount, 1);
+    const text = pdf.texts[0]!.join(' ').replace(/\s+/g, ' ');
+    for (const expected of [
+      'Certificate of Attendance',
+      'José Ñúñez',
+      base.edition.name,
+      'Forty hours of talks and workshops',
+      'Marta Ferreira',
+      'Programme chair',
+      'Marco Rossi',
+      'Organiser',
+      '1–3 January 2030', // the edition's dates (hours 0..48 of 2030)
+      certificate.verification_code,
+    ]) {
+      assert.ok(text.includes(expected), `the page shows "${expected}": ${text}`);
+    }
+    assert.ok(!text.includes('Revoked Person'), 'a revoked signature is not drawn');
+    assert.equal(await pdf.qr(0), certificate.verify_url);
+    assert.match(
+      response.rawPayload.toString('latin1'),
+      /\/Subtype \/Image/,
+      'the drawn signature is an image',
+    );
+
+    // Owners see it too; strangers do not.
+    const asOwner = await t.app.inject({
+      method: 'GET',
+      url: `/certificates/${certificate.id}/pdf`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    assert.equal(asOwner.statusCode, 200);
+    expectError(
+      await t.get(`/certificates/${certificate.id}/pdf`, { token: outsider.token }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await t.get(`/certificates/${certificate.id}/pdf`), 401, 'UNAUTHORIZED');
+  });
+});
