@@ -33,7 +33,7 @@ function badge(overrides: BadgeOverrides): BadgePrintItem {
       edition_name: '2025 edition',
       ticket_name: overrides.ticket_name === undefined ? 'General admission' : overrides.ticket_name,
       holder_email: 'ana@example.com',
-      action_url: `${BASE_URL}/users/${userId}/badges`,
+      action_url: `${BASE_URL}/b/AZN6UCIicACAgAAAAAAAMKoGkQ-6n5mBvt3uPnn8y2Q`,
       ...variables,
     },
   };
@@ -94,6 +94,18 @@ describe('badges: printable PDF', () => {
     // The title hint is shown; a badge without one has no title line.
     assert.ok(pageText(read.texts[0]!).includes('Attendee'));
     assert.ok(!pageText(read.texts[2]!).includes('Attendee'));
+  });
+
+  it("prints the holder's name when the print data has one, the e-mail otherwise", async () => {
+    const pdf = await readPdf(
+      await renderBadgesPdf([
+        badge({ variables: { holder_name: 'Ana Souza' } }),
+        badge({ variables: { holder_email: 'bo@example.com' } }),
+      ]),
+    );
+    assert.ok(pageText(pdf.texts[0]!).includes('Ana Souza'));
+    assert.ok(!pageText(pdf.texts[0]!).includes('ana@example.com'));
+    assert.ok(pageText(pdf.texts[1]!).includes('bo@example.com'));
   });
 
   it('keeps the content streams compressed and sets the document info', async () => {

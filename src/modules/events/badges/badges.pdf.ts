@@ -3,7 +3,7 @@
  * `GET .../badges/print` rendered as a PDF, one A6 portrait page per badge.
  *
  * A page, top to bottom: a band in the accent colour with the optional `title` and the event name;
- * the edition name; the holder's e-mail (names are not stored, so the e-mail is the holder line);
+ * the edition name; the holder's name (their token's `name` claim, else their e-mail);
  * a pill with the ticket name ("Staff" for a staff badge without a ticket); the QR code of
  * `variables.action_url`, drawn as vector rectangles (one per horizontal run of dark modules, all
  * in one path with one fill) inside a 4-module quiet zone; a short caption.
@@ -44,6 +44,8 @@ export interface BadgePrintItem {
     edition_name: string;
     ticket_name: string | null;
     holder_email: string;
+    /** The holder's name, else their e-mail (print data always has it; older callers may not). */
+    holder_name?: string;
     action_url: string;
   };
 }
@@ -108,7 +110,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
   const vars = item.variables ?? ({} as Partial<BadgePrintItem['variables']>);
   const eventName = toWinAnsi(vars.event_name) || 'Event';
   const editionName = toWinAnsi(vars.edition_name);
-  const holder = toWinAnsi(vars.holder_email);
+  const holder = toWinAnsi(vars.holder_name ?? vars.holder_email);
   const ticket =
     toWinAnsi(vars.ticket_name ?? item.ticket_name) || (item.origin === 'staff' ? 'Staff' : 'Participant');
   doc.addPage();
@@ -138,7 +140,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
     verticalCenter: true,
   });
 
-  // 2. Edition name and holder: the e-mail prefers one line, shrinking before it wraps.
+  // 2. Edition name and holder: the holder line prefers one line, shrinking before it wraps.
   if (editionName !== '') {
     drawCentered(doc, editionName, {
       font: 'Helvetica',
