@@ -120,3 +120,17 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     },
   };
 }
+
+/** A small real PNG as a signature pad saves it: a dark stroke on a transparent canvas. */
+export async function signaturePng(): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(240, 80);
+  const context = canvas.getContext('2d');
+  context.strokeStyle = '#1e293b';
+  context.lineWidth = 3;
+  context.beginPath();
+  context.moveTo(10, 50);
+  for (let x = 10; x <= 230; x += 5) context.lineTo(x, 45 + Math.sin(x / 12) * 20);
+  context.stroke();
+  return canvas.toBuffer('image/png');
+}

@@ -56,6 +56,14 @@ export function accepted<T>(request: FastifyRequest, reply: FastifyReply, data: 
   };
 }
 
+/** Sends a PDF to be shown in the browser (`inline`), saved as `filename` when downloaded. */
+export function sendPdf(reply: FastifyReply, filename: string, pdf: Buffer) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `inline; filename="${filename}"`)
+    .send(pdf);
+}
+
 export interface Page<T> {
   items: T[];
   total: number;

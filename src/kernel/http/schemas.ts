@@ -190,3 +190,11 @@ export function errorResponses(...statuses: number[]) {
     ]),
   ) as Record<number, typeof ErrorEnvelope>;
 }
+
+/** A 200 whose body is a PDF document, not an envelope (printable badges, certificates). */
+export function pdfResponse(description: string) {
+  return {
+    description,
+    content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+  };
+}

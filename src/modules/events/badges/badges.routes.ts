@@ -2,13 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
-import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
+import { created, ok, pageWindow, paginated, sendPdf } from '../../../kernel/http/respond.ts';
 import {
   envelope,
   errorResponses,
   idParams,
   listEnvelope,
   PageQuerySchema,
+  pdfResponse,
 } from '../../../kernel/http/schemas.ts';
 import type { EventsContext } from '../deps.ts';
 import * as emissions from './badge-emissions.service.ts';
@@ -238,12 +239,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
         params: idParams('edition_id'),
         querystring: PrintQuery,
         response: {
-          200: {
-            description: 'The badges as a PDF document',
-            content: {
-              'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
-            },
-          },
+          200: pdfResponse('The badges as a PDF document'),
           ...errorResponses(400, 401, 403, 404),
         },
       },
@@ -257,10 +253,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
         badgeCodes,
       );
       const pdf = await renderBadgesPdf(items);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="badges-${request.params.edition_id}.pdf"`)
-        .send(pdf);
+      return sendPdf(reply, `badges-${request.params.edition_id}.pdf`, pdf);
     },
   );
 

@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { createCanvas } from '@napi-rs/canvas';
-import { type ReadPdf, readPdf, type TextBox } from '../../../../test/pdf.ts';
+import { type ReadPdf, readPdf, signaturePng, type TextBox } from '../../../../test/pdf.ts';
 import { type CertificatePdfData, renderCertificatePdf } from './certificate.pdf.ts';
 
 const A4_LANDSCAPE = { width: 841.89, height: 595.28 };
@@ -23,19 +22,8 @@ const FRAME = 28;
 /** The QR code's square (certificate.pdf.ts: 104 pt, 48 pt from the right edge, 410 pt down). */
 const QR = { left: A4_LANDSCAPE.width - 48 - 104, top: 410, right: A4_LANDSCAPE.width - 48, bottom: 514 };
 
-/** A small real PNG as a signature pad saves it: a dark stroke on a transparent canvas. */
-function squigglePng(): Buffer {
-  const canvas = createCanvas(240, 80);
-  const context = canvas.getContext('2d');
-  context.strokeStyle = '#1e293b';
-  context.lineWidth = 3;
-  context.beginPath();
-  context.moveTo(10, 50);
-  for (let x = 10; x <= 230; x += 5) context.lineTo(x, 45 + Math.sin(x / 12) * 20);
-  context.stroke();
-  return canvas.toBuffer('image/png');
-}
-
+/** The signature PNG of every test here (made once, at load). */
+const SQUIGGLE = await signaturePng();
 const pngDataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
 
 function certificate(overrides: Partial<CertificatePdfData> = {}): CertificatePdfData {
@@ -63,7 +51,7 @@ function certificate(overrides: Partial<CertificatePdfData> = {}): CertificatePd
       {
         signatory_name: 'Ana Lima',
         signatory_title: 'Programme chair',
-        image_url: pngDataUrl(squigglePng()),
+        image_url: pngDataUrl(SQUIGGLE),
       },
       {
         signatory_name: 'Marco Rossi',
@@ -207,7 +195,7 @@ describe('certificate PDF', { timeout: 120_000 }, () => {
     let requests = 0;
     const server = createServer((_request, response) => {
       requests += 1;
-      response.writeHead(200, { 'content-type': 'image/png' }).end(squigglePng());
+      response.writeHead(200, { 'content-type': 'image/png' }).end(SQUIGGLE);
     });
     let directory = '';
     before(async () => {
@@ -222,7 +210,7 @@ describe('certificate PDF', { timeout: 120_000 }, () => {
     it('draws the name for http(s), file and path URLs that point at real PNGs', async () => {
       const { port } = server.address() as AddressInfo;
       const file = join(directory, 'signature.png');
-      writeFileSync(file, squigglePng());
+      writeFileSync(file, SQUIGGLE);
       const urls = [`http://127.0.0.1:${port}/signature.png`, pathToFileURL(file).href, file];
       const pdf = await renderCertificatePdf(
         certificate({
@@ -246,7 +234,7 @@ describe('certificate PDF', { timeout: 120_000 }, () => {
     const longName = `Maria ${'Guadalupe Fernández de la Concepción '.repeat(200)}Ortega`;
     const notPng = `data:image/png;base64,${Buffer.from('GIF89a\x01\x00\x01\x00 not a png').toString('base64')}`;
     // A real PNG with its image data cut short: pdfkit would fail on it asynchronously.
-    const png = squigglePng();
+    const png = SQUIGGLE;
     const truncated = pngDataUrl(png.subarray(0, png.length - 40));
     const signatures = [
       { signatory_name: 'Ana Lima', signatory_title: 'Chair', image_url: notPng },

@@ -252,32 +252,17 @@ function drawMiddle(
     { kind: 'rule', width: 360, gapAfter: 16 },
   ];
   const body = { font: 'Helvetica', color: palette.text } as const;
+  const sentence = {
+    ...body,
+    sizes: [14, 13, 12, 11, 10],
+    maxLines: 3,
+    fallback: { size: 9, maxLines: 4 },
+    boxHeight: 52,
+  };
   if (design.body === null) {
-    items.push({
-      kind: 'text',
-      text: attendanceSentence(data),
-      options: {
-        ...body,
-        sizes: [14, 13, 12, 11, 10],
-        maxLines: 3,
-        fallback: { size: 9, maxLines: 4 },
-        boxHeight: 52,
-      },
-      gapAfter: 12,
-    });
+    items.push({ kind: 'text', text: attendanceSentence(data), options: sentence, gapAfter: 12 });
   } else {
-    items.push({
-      kind: 'text',
-      text: design.body,
-      options: {
-        ...body,
-        sizes: [14, 13, 12, 11, 10],
-        maxLines: 3,
-        fallback: { size: 9, maxLines: 4 },
-        boxHeight: 52,
-      },
-      gapAfter: 6,
-    });
+    items.push({ kind: 'text', text: design.body, options: sentence, gapAfter: 6 });
     items.push({
       kind: 'text',
       text: detailsLine(data),

@@ -6,24 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCanvas } from '@napi-rs/canvas';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
-import { readPdf } from '../../../../test/pdf.ts';
+import { readPdf, signaturePng } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
 
 /** A signature drawn on a pad, as a PNG data URL. */
-function drawnSignature(): string {
-  const canvas = createCanvas(240, 80);
-  const context = canvas.getContext('2d');
-  context.strokeStyle = '#1e293b';
-  context.lineWidth = 3;
-  context.beginPath();
-  context.moveTo(10, 50);
-  for (let x = 10; x <= 230; x += 5) context.lineTo(x, 45 + Math.sin(x / 12) * 20);
-  context.stroke();
-  return `data:image/png;base64,${canvas.toBuffer('image/png').toString('base64')}`;
-}
+const drawnSignature = async () => `data:image/png;base64,${(await signaturePng()).toString('base64')}`;
 
 describe('certificate PDF', () => {
   const team = useTeam();
@@ -58,9 +47,9 @@ describe('certificate PDF', () => {
       description: 'Forty hours of talks and workshops',
       design_data: { title: 'Certificate of Attendance', accent_color: '#0b3d91' },
     });
-    await sign(base.edition.id, 'Marta Ferreira', 'Programme chair', drawnSignature());
+    await sign(base.edition.id, 'Marta Ferreira', 'Programme chair', await drawnSignature());
     await sign(base.edition.id, 'Marco Rossi', 'Organiser', 'https://signatures.example/marco.png');
-    const gone = await sign(base.edition.id, 'Revoked Person', 'Former chair', drawnSignature());
+    const gone = await sign(base.edition.id, 'Revoked Person', 'Former chair', await drawnSignature());
     expectOk(await t.post(`/signatures/revoke?token=${gone.revoke_token}`));
     await f.checkIn(base.edition.id, ana);
     await f.issueAndWait(base.edition.id);
