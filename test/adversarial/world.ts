@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/kernel/db/raw.ts';
-import type { BadgeEmission, BadgeTemplate } from '../../src/modules/events/badges/badges.schemas.ts';
+import type {
+  BadgeEmission,
+  BadgePrintItem,
+  BadgeTemplate,
+} from '../../src/modules/events/badges/badges.schemas.ts';
+import type { Certificate } from '../../src/modules/events/certificates/certificates.schemas.ts';
 import type {
   CertificationTemplate,
   TemplateLink,
@@ -155,6 +160,39 @@ export async function buildWorld(t: TestApp): Promise<World> {
   );
   assert.ok(emissions.length > 0, 'world: the registration emitted a badge');
 
+  // 4b. Attendance: the member's badge scanned at the linked program, and the certificate it earns
+  //     (the template is linked to that program only), issued by a job the world waits for.
+  const print = await ok(t.get<BadgePrintItem[]>(`/editions/${edition.id}/badges/print`, as), 'print data');
+  const memberBadge = print.find((item) => item.user_id === member.id);
+  assert.ok(memberBadge !== undefined, "world: the member's badge is printable");
+  await ok(
+    t.post(`/editions/${edition.id}/check-ins`, {
+      ...as,
+      body: { code: memberBadge.variables.action_url, program_id: program.id },
+    }),
+    'check-in',
+  );
+  const { job_id: job } = await ok(
+    t.post<{ job_id: string }>(`/editions/${edition.id}/certificates/issue`, as),
+    'issuance',
+  );
+  for (
+    let tries = 0;
+    (await ok(t.get<{ status: string }>(`/jobs/${job}`, as), 'job')).status !== 'completed';
+  ) {
+    assert.ok(++tries < 200, 'world: the issuance job completes');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const [certificate] = await ok(
+    t.get<Certificate[]>(`/editions/${edition.id}/certificates`, as),
+    'certificates',
+  );
+  assert.ok(certificate !== undefined, 'world: the member holds a certificate');
+  const [statusList] = await queryRows<{ id: string }>(
+    t.db,
+    sql`select status_list_id as id from certificates where id = ${certificate.id}`,
+  );
+
   // 5. Signatures: a pending request (its token opens the token routes) and a signed one.
   const signatory = (name: string) => ({ signatory_name: name, signatory_email: `${name}@example.com` });
   const pending = await ok(
@@ -271,6 +309,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
       intent: intent.id,
       webhookEvent: webhookEvents[0].id,
       delivery: deliveries[0].id,
+      job,
+      certificate: certificate.id,
+      verificationCode: certificate.verification_code,
+      statusList: statusList!.id,
+      badgeUrl: memberBadge.variables.action_url,
     },
     slugs: { event: event.slug, edition: edition.slug },
     tokens: { signature: pending.token, revoke: signature.revoke_token },
@@ -343,6 +386,10 @@ function pathValue(world: World, op: Operation, name: string): string {
     intent_id: ids.intent,
     endpoint_id: ids.endpoint,
     delivery_id: ids.delivery,
+    job_id: ids.job,
+    certificate_id: ids.certificate,
+    verification_code: ids.verificationCode,
+    list_id: ids.statusList,
   };
   const value = byName[name];
   if (value === undefined) {
@@ -364,6 +411,12 @@ function exampleFor(world: World, op: Operation): unknown {
     'POST /certifications/templates/{template_id}/link': { program_id: ids.freeProgram },
     'DELETE /certifications/templates/{template_id}/link': { program_id: ids.program },
     'POST /editions/{edition_id}/registrations': { ticket_type_id: ids.ticketType },
+    'POST /editions/{edition_id}/check-ins': {
+      code: ids.badgeUrl,
+      program_id: ids.freeProgram,
+      scanned_at: new Date().toISOString(),
+    },
+    'POST /editions/{edition_id}/certificates/issue': { template_ids: [ids.certification] },
     'POST /projects/{project_id}/members': { actor_email: world.guest.email },
     'DELETE /projects/{project_id}/members': { actor_email: world.member.email },
     'POST /providers/{provider}/connect': { wallet_id: ids.wallet },

@@ -64,7 +64,7 @@ export const IssueBody = Type.Object(
   {
     additionalProperties: false,
     description: 'optional: the body may be omitted',
-    examples: [{}, { template_ids: ['01937a55-aaaa-7000-8000-000000000030'] }],
+    examples: [{ template_ids: ['01937a55-aaaa-7000-8000-000000000030'] }],
   },
 );
 export type IssueBody = Static<typeof IssueBody>;

@@ -12,10 +12,29 @@ import { didDocument } from './credentials/did-document.ts';
 import { createStatusLists, credentialOf } from './credentials.service.ts';
 
 const tags = ['events'];
+const DID_EXAMPLE = {
+  '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+  id: 'did:web:api.convene.example',
+  verificationMethod: [
+    {
+      id: 'did:web:api.convene.example#Qm7kx3sVfXv0tZr6n2eUq9yLw1cB8dHaJpO4gT5iMfE',
+      type: 'Multikey',
+      controller: 'did:web:api.convene.example',
+      publicKeyMultibase: 'z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp',
+    },
+  ],
+  assertionMethod: ['did:web:api.convene.example#Qm7kx3sVfXv0tZr6n2eUq9yLw1cB8dHaJpO4gT5iMfE'],
+};
 const VC_JWT = 'application/vc+jwt';
 const jwtResponse = (description: string) => ({
   description,
-  content: { [VC_JWT]: { schema: Type.String({ description: 'a compact JWS (header.payload.signature)' }) } },
+  content: {
+    [VC_JWT]: {
+      schema: Type.String({ description: 'a compact JWS (header.payload.signature)' }),
+      example:
+        'eyJhbGciOiJFZERTQSIsInR5cCI6InZjK2p3dCIsImtpZCI6ImRpZDp3ZWI6YXBpLmNvbnZlbmUuZXhhbXBsZSPigKYifQ.eyLigKYifQ.c2lnbmF0dXJl',
+    },
+  },
 });
 
 export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
@@ -82,7 +101,12 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async 
         response: {
           200: {
             description: 'The DID document',
-            content: { 'application/did+json': { schema: Type.Record(Type.String(), Type.Unknown()) } },
+            content: {
+              'application/did+json': {
+                schema: Type.Record(Type.String(), Type.Unknown()),
+                example: DID_EXAMPLE,
+              },
+            },
           },
         },
       },

@@ -33,9 +33,8 @@ export const CheckInBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { code: BADGE_URL_EXAMPLE },
       {
-        code: 'AZN6UCIicACAgAAAAAAAMKoGkQ-6n5mBvt3uPnn8y2Q',
+        code: BADGE_URL_EXAMPLE,
         program_id: '01937a50-2222-7000-8000-000000000020',
         scanned_at: '2027-06-10T09:31:12.000Z',
         nonce: 'scanner-3:000172',
