@@ -5,7 +5,7 @@
  * printer, and the clean-up that runs at the end of a suite and on Ctrl-C.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -231,6 +231,11 @@ export function serviceArgs(): string[] {
   return [...start.slice(1, start.indexOf('--import')), ...profileArgs()];
 }
 
+/** A fresh Ed25519 private key (PKCS #8 PEM), as `openssl genpkey -algorithm ed25519` makes one. */
+function credentialSigningKey(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
 /**
  * The environment of the service (and of `npm run worker`) as it runs in production, on
  * `databaseUrl` and `port`, trusting `publicJwks`; `env` adds or overrides variables. Built from
@@ -248,6 +253,8 @@ export function serviceEnv(
     DATABASE_URL: databaseUrl,
     AUTH_PUBLIC_KEYS: publicJwks,
     SECRETS_KEY: randomBytes(32).toString('base64'),
+    // Production refuses to start without the key that signs certificates' credentials (contract 9).
+    CREDENTIAL_SIGNING_KEY: credentialSigningKey(),
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',

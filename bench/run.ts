@@ -7,8 +7,9 @@
  * - `webhooks` (bench/webhooks.ts): the webhook pipeline, test-mode intent to subscriber receipt.
  * - `flood` (bench/flood.ts): /health and memory while hostile clients flood the service.
  * - `checkout` (bench/checkout.ts): paid registrations through the Mercado Pago simulator.
+ * - `attendance` (bench/attendance.ts): check-ins at 200 scans/s, then 5,000 certificates issued.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: all four).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all five).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -18,6 +19,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   webhooks: async () => (await import('./webhooks.ts')).runWebhooks(),
   flood: async () => (await import('./flood.ts')).runFlood(),
   checkout: async () => (await import('./checkout.ts')).runCheckout(),
+  attendance: async () => (await import('./attendance.ts')).runAttendance(),
 };
 
 async function main(): Promise<number> {

@@ -1,8 +1,9 @@
 /** SQL reads of badge emissions: the organizers' list, the print selection, a user's badges. */
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
-import type { Executor } from '../../../kernel/db/client.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import { editions } from '../editions/editions.table.ts';
 import { events } from '../events/events.table.ts';
 import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
@@ -94,9 +95,20 @@ export async function findEmissionsOfEdition(
     .orderBy(asc(badgeEmissions.emitted_at), asc(badgeEmissions.id));
 }
 
+/**
+ * Every scan at the door reads its badge, so this one is a named prepared statement: built once,
+ * parsed and planned once per connection instead of on every scan (bench/README.md, attendance).
+ */
+const emissionById = preparedQuery((db) =>
+  selectEmissions(db)
+    .where(eq(badgeEmissions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('badge_emission_by_id'),
+);
+
 /** One emission by id, whatever its edition or status. */
-export async function findEmission(db: Executor, id: string): Promise<EmissionView | undefined> {
-  const rows = await selectEmissions(db).where(eq(badgeEmissions.id, id)).limit(1);
+export async function findEmission(db: Database, id: string): Promise<EmissionView | undefined> {
+  const rows = await emissionById(db).execute({ id });
   return rows[0];
 }
 

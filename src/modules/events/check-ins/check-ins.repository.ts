@@ -1,9 +1,10 @@
 /** SQL of check-ins: record one (earliest scan wins), find by nonce, lists and attendance counts. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
-import type { Executor } from '../../../kernel/db/client.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { findPgError } from '../../../kernel/db/errors.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { badgeEmissions } from '../badges/badges.table.ts';
 import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
@@ -18,22 +19,41 @@ export type RecordOutcome =
   /** Another scan with this nonce was recorded first (a concurrent re-upload). */
   | { kind: 'nonce_taken' };
 
+/** The statement of `recordCheckIn`, prepared: it runs on every scan (see `findEmission`). */
+const insertCheckIn = preparedQuery((db) =>
+  db
+    .insert(checkIns)
+    .values({
+      id: sql.placeholder('id'),
+      edition_id: sql.placeholder('edition_id'),
+      emission_id: sql.placeholder('emission_id'),
+      user_id: sql.placeholder('user_id'),
+      program_id: sql.placeholder('program_id'),
+      checked_in_at: sql.placeholder('checked_in_at'),
+      scanned_by: sql.placeholder('scanned_by'),
+      nonce: sql.placeholder('nonce'),
+    })
+    .onConflictDoUpdate({
+      target: [checkIns.emission_id, checkIns.program_id],
+      set: { checked_in_at: sql`least(${checkIns.checked_in_at}, excluded.checked_in_at)` },
+    })
+    .returning()
+    .prepare('record_check_in'),
+);
+
 /**
  * Records a check-in, one per badge and place. A second scan is not a new row: it only moves
  * `checked_in_at` earlier when an offline scanner uploads an older scan, so "first checked in" is
  * the first scan, whichever arrived first. A nonce already used by another row (two uploads of
  * one scan racing) is reported, not raised.
  */
-export async function recordCheckIn(db: Executor, values: NewCheckIn): Promise<RecordOutcome> {
+export async function recordCheckIn(db: Database, values: NewCheckIn): Promise<RecordOutcome> {
   try {
-    const [row] = await db
-      .insert(checkIns)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [checkIns.emission_id, checkIns.program_id],
-        set: { checked_in_at: sql`least(${checkIns.checked_in_at}, excluded.checked_in_at)` },
-      })
-      .returning();
+    const [row] = await insertCheckIn(db).execute({
+      ...values,
+      program_id: values.program_id ?? null,
+      nonce: values.nonce ?? null,
+    });
     return { kind: row!.id === values.id ? 'recorded' : 'already', row: row! };
   } catch (error) {
     if (findPgError(error)?.constraint === 'check_ins_nonce_unique') return { kind: 'nonce_taken' };
