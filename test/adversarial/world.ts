@@ -390,6 +390,7 @@ function pathValue(world: World, op: Operation, name: string): string {
     certificate_id: ids.certificate,
     verification_code: ids.verificationCode,
     list_id: ids.statusList,
+    code: ids.badgeUrl?.slice(ids.badgeUrl.lastIndexOf('/') + 1),
   };
   const value = byName[name];
   if (value === undefined) {

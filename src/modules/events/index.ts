@@ -16,6 +16,7 @@ import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
 import type { EventsContext, EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
 import { eventRoutes } from './events/events.routes.ts';
+import { pageRoutes } from './pages/pages.routes.ts';
 import { participantRoutes } from './programs/participants.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
@@ -51,6 +52,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(participantRoutes, deps);
   await app.register(certificateRoutes, context);
   await app.register(credentialRoutes, context);
+  await app.register(pageRoutes, context);
   deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
   await app.register(paymentLinkRoutes, deps);
   // Intent transitions confirm, expire and refund paid registrations; holds end by a job.

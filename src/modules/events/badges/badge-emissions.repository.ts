@@ -112,13 +112,18 @@ export async function findEmission(db: Database, id: string): Promise<EmissionVi
   return rows[0];
 }
 
-/** The names the print variables need. */
+/** The names the print variables need, and the edition's dates (the badge page). */
 export async function findEditionNames(
   db: Executor,
   editionId: string,
-): Promise<{ edition_name: string; event_name: string } | undefined> {
+): Promise<{ edition_name: string; event_name: string; starts_at: Date; ends_at: Date } | undefined> {
   const rows = await db
-    .select({ edition_name: editions.name, event_name: events.name })
+    .select({
+      edition_name: editions.name,
+      event_name: events.name,
+      starts_at: editions.starts_at,
+      ends_at: editions.ends_at,
+    })
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))
     .where(eq(editions.id, editionId))

@@ -10,7 +10,10 @@ import {
   listEnvelope,
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
+import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
+import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { EventsContext } from '../deps.ts';
+import { verifyPage } from '../pages/verify.page.ts';
 import {
   CERTIFICATE_EXAMPLE,
   Certificate,
@@ -262,7 +265,9 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
         summary: 'Verify a certificate',
         description:
           'Public: anyone holding the code (printed on the PDF, in its QR code) sees whether the certificate is ' +
-          'valid, whose it is and, when revoked, when and why. An unknown code is 404.',
+          'valid, whose it is and, when revoked, when and why. An unknown code is 404. A browser (an `Accept` that ' +
+          'ranks `text/html` above `application/json`) gets the same as an HTML page in the language of ' +
+          '`Accept-Language` (`en`, `pt-BR`, `es`), a 404 page for an unknown code.',
         params: VerifyParams,
         response: {
           200: envelope(Verification, VERIFICATION_EXAMPLE, 'events'),
@@ -270,6 +275,12 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
         },
       },
     },
-    async (request) => ok(request, await certificates.verify(db, request.params.verification_code)),
+    async (request, reply) => {
+      const lookup = () => certificates.verify(db, request.params.verification_code);
+      if (!prefersHtml(request.headers.accept)) return ok(request, await lookup());
+      const language = pickLanguage(request.headers['accept-language']);
+      const { status, document } = await verifyPage(lookup, language);
+      return sendHtml(reply, status, language, document);
+    },
   );
 };

@@ -1,0 +1,59 @@
+/**
+ * The frame of every page (contract 10): one HTML document with the page's language, a title, the
+ * stylesheet served by the service itself, and a `main` landmark. Pages carry a strict Content
+ * Security Policy of their own: everything from this origin only (`'self'` works over plain HTTP
+ * on any address: no `upgrade-insecure-requests`), no inline script or style, no framing.
+ */
+import type { FastifyReply } from 'fastify';
+import { type Html, html } from './html.ts';
+import type { Language } from './language.ts';
+import { STYLESHEET_PATH } from './stylesheet.ts';
+
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "script-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface PageOptions {
+  language: Language;
+  title: string;
+  body: Html;
+}
+
+export function page({ language, title, body }: PageOptions): Html {
+  return html`<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} · Convene</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<main id="main">
+${body}
+</main>
+<footer class="footer"><p>Convene</p></footer>
+</body>
+</html>
+`;
+}
+
+/** Sends a page with its status, language and the page CSP (replacing the API's). */
+export function sendHtml(reply: FastifyReply, status: number, language: Language, document: Html) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('content-language', language)
+    .header('content-security-policy', PAGE_CSP)
+    .header('vary', 'Accept, Accept-Language')
+    .header('cache-control', 'no-store')
+    .send(document.value);
+}

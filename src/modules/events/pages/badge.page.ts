@@ -1,0 +1,84 @@
+/**
+ * `GET /b/{code}` (contract 10): what anyone scanning a badge sees. The holder's name (their
+ * token's name claim; without one, their e-mail with the local part masked, since the page is
+ * open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
+ * valid: active and its edition not yet ended. An unknown or forged code is a 404 page. A client
+ * that does not ask for HTML gets the same as JSON (`badgeView`), and the 404 envelope.
+ */
+import type { Database } from '../../../kernel/db/client.ts';
+import { type Html, html } from '../../../kernel/pages/html.ts';
+import type { Language } from '../../../kernel/pages/language.ts';
+import { page } from '../../../kernel/pages/layout.ts';
+import type { BadgeCodes } from '../badges/badge-codes.ts';
+import { findEditionNames, findEmission } from '../badges/badge-emissions.repository.ts';
+import { formatSpan, MESSAGES } from './messages.ts';
+
+/** `ana.souza@example.com` → `a••••@example.com`. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at <= 0 ? '••••' : `${email[0]}••••${email.slice(at)}`;
+}
+
+/** What a badge page shows, or undefined for a code that is not a badge of this service. */
+export async function badgeView(db: Database, codes: BadgeCodes, code: string, now = new Date()) {
+  const emissionId = codes.emissionIdOf(code);
+  const view = emissionId === null ? undefined : await findEmission(db, emissionId);
+  const names = view === undefined ? undefined : await findEditionNames(db, view.edition_id);
+  if (view === undefined || names === undefined) return undefined;
+  const ended = names.ends_at.getTime() <= now.getTime();
+  return {
+    holder_name: view.holder_name ?? maskEmail(view.holder_email),
+    origin: view.origin,
+    ticket_name: view.origin === 'participant' ? view.ticket_name : null,
+    event_name: names.event_name,
+    edition_name: names.edition_name,
+    starts_at: names.starts_at.toISOString(),
+    ends_at: names.ends_at.toISOString(),
+    status: view.status,
+    status_reason: view.status_reason,
+    edition_ended: ended,
+    valid: view.status === 'active' && !ended,
+  };
+}
+
+export type BadgeView = NonNullable<Awaited<ReturnType<typeof badgeView>>>;
+
+export function badgePage(
+  badge: BadgeView | undefined,
+  language: Language,
+): { status: number; document: Html } {
+  const t = MESSAGES[language];
+  if (badge === undefined) {
+    return {
+      status: 404,
+      document: page({
+        language,
+        title: t.badgeUnknownTitle,
+        body: html`<div class="card"><h1>${t.badgeUnknownTitle}</h1><p>${t.badgeUnknown}</p></div>`,
+      }),
+    };
+  }
+  const verdict = badge.valid ? t.valid : badge.status === 'revoked' ? t.revoked : t.ended;
+  const reason = badge.status === 'revoked' ? t.reasons[badge.status_reason ?? ''] : undefined;
+  const ticket = badge.origin === 'staff' ? t.staff : (badge.ticket_name ?? t.participant);
+  const span = formatSpan(new Date(badge.starts_at), new Date(badge.ends_at), language);
+  return {
+    status: 200,
+    document: page({
+      language,
+      title: `${t.badgeTitle}: ${badge.holder_name}`,
+      body: html`<div class="card">
+<p class="muted">${t.badgeTitle}</p>
+<h1>${badge.holder_name}</h1>
+<p class="status ${badge.valid ? 'status-ok' : 'status-bad'}" role="status">${verdict}</p>
+${reason === undefined ? '' : html`<p>${reason}</p>`}
+<dl>
+<dt>${t.event}</dt><dd>${badge.event_name}</dd>
+<dt>${t.edition}</dt><dd>${badge.edition_name}</dd>
+<dt>${t.dates}</dt><dd>${span}</dd>
+<dt>${t.ticket}</dt><dd>${ticket}</dd>
+</dl>
+</div>`,
+    }),
+  };
+}
