@@ -41,9 +41,7 @@ describe('people-facing pages', () => {
       assert.ok(page.body.includes(text), text);
 
     // An API client (no Accept for HTML) gets the same data in the envelope.
-    const json = expectOk(
-      await t.get<{ holder_name: string; valid: boolean; ticket_name: string }>(path),
-    );
+    const json = expectOk(await t.get<{ holder_name: string; valid: boolean; ticket_name: string }>(path));
     assert.deepEqual(
       [json.holder_name, json.valid, json.ticket_name],
       ['Ana <script>alert(1)</script>', true, 'General'],
