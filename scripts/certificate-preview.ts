@@ -1,21 +1,17 @@
 /**
  * Renders sample certificates to PNG files for looking at the layout while changing it:
  * `node --import tsx scripts/certificate-preview.ts [out-dir]` (default /tmp/certificate-preview).
- * The PDF goes through pdf.js onto a @napi-rs/canvas (dev dependencies), as test/pdf.ts reads it.
+ * The PDF goes through pdf.js onto a @napi-rs/canvas (dev dependencies): test/pdf.ts's `png`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import {
   type CertificatePdfData,
   renderCertificatePdf,
 } from '../src/modules/events/certificates/certificate.pdf.ts';
+import { readPdf } from '../test/pdf.ts';
 
-type RenderParameters = Parameters<PDFPageProxy['render']>[0];
-
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 const outDir = process.argv[2] ?? '/tmp/certificate-preview';
 
 /** A hand-drawn looking stroke on a transparent canvas, as a signature pad would save it. */
@@ -127,21 +123,7 @@ mkdirSync(outDir, { recursive: true });
 for (const [name, data] of Object.entries(samples)) {
   const pdf = await renderCertificatePdf(data);
   writeFileSync(join(outDir, `${name}.pdf`), pdf);
-  const document = await getDocument({
-    data: new Uint8Array(pdf),
-    standardFontDataUrl: STANDARD_FONTS,
-    isEvalSupported: false,
-    verbosity: 0,
-  }).promise;
-  const page = await document.getPage(1);
-  const viewport = page.getViewport({ scale: 1.5 });
-  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  const context = canvas.getContext('2d');
-  await page.render({
-    canvas: canvas as unknown as RenderParameters['canvas'],
-    canvasContext: context as unknown as RenderParameters['canvasContext'],
-    viewport,
-  }).promise;
-  writeFileSync(join(outDir, `${name}.png`), canvas.toBuffer('image/png'));
+  const png = await (await readPdf(pdf)).png(0, 1.5);
+  writeFileSync(join(outDir, `${name}.png`), png);
   console.log(join(outDir, `${name}.png`), `${pdf.length} bytes`);
 }

@@ -41,6 +41,8 @@ export interface ReadPdf {
   qr(index: number): Promise<string>;
   /** `qr` of every page. */
   qrs(): Promise<string[]>;
+  /** Page `index` (0-based) as a PNG at `scale` pixels per point, to look at. */
+  png(index: number, scale: number): Promise<Buffer>;
 }
 
 export interface TextBox {
@@ -87,9 +89,10 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     );
   }
   const { info } = await document.getMetadata();
-  const qr = async (index: number): Promise<string> => {
+  /** Page `index` drawn on a canvas at `scale` pixels per point, as a viewer shows it. */
+  const draw = async (index: number, scale: number) => {
     const page = await document.getPage(index + 1);
-    const viewport = page.getViewport({ scale: QR_SCALE });
+    const viewport = page.getViewport({ scale });
     const { createCanvas } = await import('@napi-rs/canvas');
     const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
     const context = canvas.getContext('2d');
@@ -99,6 +102,10 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
       canvasContext: context as unknown as RenderParameters['canvasContext'],
       viewport,
     }).promise;
+    return { canvas, context };
+  };
+  const qr = async (index: number): Promise<string> => {
+    const { canvas, context } = await draw(index, QR_SCALE);
     const image = context.getImageData(0, 0, canvas.width, canvas.height);
     return jsQR(image.data, image.width, image.height)?.data ?? '';
   };
@@ -113,6 +120,7 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
       ),
     ),
     qr,
+    png: async (index, scale) => (await draw(index, scale)).canvas.toBuffer('image/png'),
     qrs: async () => {
       const payloads: string[] = [];
       for (let index = 0; index < document.numPages; index += 1) payloads.push(await qr(index));

@@ -46,6 +46,11 @@ ${body}
 `;
 }
 
+/** A page that only says one thing: a heading and a sentence (an unknown code, a used link). */
+export function messagePage(language: Language, title: string, text: string): Html {
+  return page({ language, title, body: html`<div class="card"><h1>${title}</h1><p>${text}</p></div>` });
+}
+
 /** Sends a page with its status, language and the page CSP (replacing the API's). */
 export function sendHtml(reply: FastifyReply, status: number, language: Language, document: Html) {
   return reply

@@ -84,7 +84,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async 
       },
     },
     async (request, reply) => {
-      const { jwt } = await statusLists.credential(request.params.list_id);
+      const jwt = await statusLists.credential(request.params.list_id);
       return reply.type(VC_JWT).header('cache-control', 'public, max-age=60').send(jwt);
     },
   );

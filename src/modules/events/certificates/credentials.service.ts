@@ -68,7 +68,7 @@ export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps)
   const signed = new LRUCache<string, string>({ max: 64 });
   return {
     /** The signed BitstringStatusListCredential of a list; an unknown list is 404. */
-    async credential(listId: string): Promise<{ jwt: string; version: Date }> {
+    async credential(listId: string): Promise<string> {
       const list = await repo.findStatusList(db, listId);
       if (list === undefined) throw notFound('Status list');
       const key = `${list.id}@${list.updated_at.getTime()}`;
@@ -82,7 +82,7 @@ export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps)
         });
         signed.set(key, jwt);
       }
-      return { jwt, version: list.updated_at };
+      return jwt;
     },
   };
 }

@@ -22,6 +22,7 @@ import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
 import { requireEditionRole } from '../access.ts';
 import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
+import { asNotFound } from '../programs/programs.service.ts';
 import * as repo from './certificates.repository.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
 import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
@@ -96,11 +97,8 @@ export async function startIssuance(
 export async function getIssuance(db: Database, jobId: string, actor: Identity) {
   const run = await repo.findIssuance(db, jobId);
   if (run === undefined) throw notFound('Job');
-  await requireEditionRole(db, run.edition_id, actor, 'admin').catch((error: unknown) => {
-    // A job of an edition the caller cannot see does not exist for them.
-    if (error instanceof Error && 'code' in error && error.code === 'NOT_FOUND') throw notFound('Job');
-    throw error;
-  });
+  // A job of an edition the caller cannot see does not exist for them.
+  await requireEditionRole(db, run.edition_id, actor, 'admin').catch(asNotFound('Job'));
   return issuanceView(run);
 }
 

@@ -8,7 +8,7 @@
 import type { Database } from '../../../kernel/db/client.ts';
 import { type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
-import { page } from '../../../kernel/pages/layout.ts';
+import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { BadgeCodes } from '../badges/badge-codes.ts';
 import { findEditionNames, findEmission } from '../badges/badge-emissions.repository.ts';
 import { formatSpan, MESSAGES } from './messages.ts';
@@ -49,14 +49,7 @@ export function badgePage(
 ): { status: number; document: Html } {
   const t = MESSAGES[language];
   if (badge === undefined) {
-    return {
-      status: 404,
-      document: page({
-        language,
-        title: t.badgeUnknownTitle,
-        body: html`<div class="card"><h1>${t.badgeUnknownTitle}</h1><p>${t.badgeUnknown}</p></div>`,
-      }),
-    };
+    return { status: 404, document: messagePage(language, t.badgeUnknownTitle, t.badgeUnknown) };
   }
   const verdict = badge.valid ? t.valid : badge.status === 'revoked' ? t.revoked : t.ended;
   const reason = badge.status === 'revoked' ? t.reasons[badge.status_reason ?? ''] : undefined;

@@ -6,7 +6,7 @@
 import { AppError } from '../../../kernel/http/errors.ts';
 import { type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
-import { page } from '../../../kernel/pages/layout.ts';
+import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { verify } from '../certificates/certificates.service.ts';
 import { formatDay, MESSAGES } from './messages.ts';
 
@@ -22,14 +22,7 @@ export async function verifyPage(
     verdict = await lookup();
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-    return {
-      status: 404,
-      document: page({
-        language,
-        title: t.verifyUnknownTitle,
-        body: html`<div class="card"><h1>${t.verifyUnknownTitle}</h1><p>${t.verifyUnknown}</p></div>`,
-      }),
-    };
+    return { status: 404, document: messagePage(language, t.verifyUnknownTitle, t.verifyUnknown) };
   }
   const heading = verdict.valid ? t.certificateValid : t.certificateRevoked;
   return {
