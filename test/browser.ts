@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { TestContext } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -42,4 +42,60 @@ export async function browserOrSkip(
     return undefined;
   }
   return launchBrowser(hostMap);
+}
+
+/**
+ * One browser for a whole test file, launched by the first test that asks (and skipped, as
+ * `browserOrSkip` says, where Chromium is missing); `close` in `after`.
+ */
+export function sharedBrowser(hostMap: Record<string, string> = {}) {
+  let launched: Promise<Browser | undefined> | undefined;
+  return {
+    async get(context: TestContext): Promise<Browser | undefined> {
+      if (!existsSync(CHROMIUM)) return browserOrSkip(context, hostMap);
+      launched ??= launchBrowser(hostMap);
+      return launched;
+    },
+    async close(): Promise<void> {
+      await (await launched)?.close();
+    },
+  };
+}
+
+/** The serious and critical findings of axe-core on the page as it is now (WCAG 2.x A and AA). */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const { AxeBuilder } = await import('@axe-core/playwright');
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+/** Phone and desktop widths of the committed screenshots (docs/screenshots). */
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/**
+ * With `SCREENSHOTS=<dir>` in the environment, saves the page at phone and desktop width as
+ * `<dir>/<name>-phone.png` and `<name>-desktop.png` (full page), then restores its viewport.
+ * Without it, does nothing: the tests run the same either way.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOTS;
+  if (dir === undefined || dir === '') return;
+  const before = page.viewportSize();
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${dir}/${name}-${label}.png`, fullPage: true });
+  }
+  if (before !== null) await page.setViewportSize(before);
 }

@@ -67,6 +67,15 @@ export interface RegistrationEventData {
   intent_id: string;
 }
 
+/** What the payer's return page (`/checkout/{intent_id}`, contract 10) shows of a checkout's intent. */
+export interface CheckoutIntent {
+  status: IntentStatusName;
+  amountCents: number;
+  currency: string;
+  /** The registration the checkout is for (`metadata.registration_id`). */
+  registrationId: string;
+}
+
 export interface PaymentsPort {
   /**
    * That `ownerId` owns the wallet (404 `Wallet not found` otherwise, as everywhere) and that the
@@ -86,6 +95,8 @@ export interface PaymentsPort {
    * nothing behind.
    */
   prepareCheckout(db: Executor, request: CheckoutRequest): Promise<PreparedCheckout>;
+  /** The intent of a checkout, or undefined for an unknown id or an intent no checkout made. */
+  checkoutIntent(db: Executor, intentId: string): Promise<CheckoutIntent | undefined>;
   /** Whether the intent ended without being paid (`rejected`, `cancelled`, `failed`): its checkout is dead. */
   hasEnded(db: Executor, intentId: string): Promise<boolean>;
   /** Stores the checkout's intent (`pending`) and its `payment.pending` event, in the caller's transaction. */

@@ -9,7 +9,8 @@ import type { DatabaseHandle } from '../kernel/db/client.ts';
 import { AppError } from '../kernel/http/errors.ts';
 import { ok } from '../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
-import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '../kernel/pages/stylesheet.ts';
+import { serveAsset } from '../kernel/pages/assets.ts';
+import { STYLESHEET_ASSET } from '../kernel/pages/stylesheet.ts';
 import { VERSION } from '../version.ts';
 import type { OpenApiDocuments } from './docs.ts';
 
@@ -110,28 +111,11 @@ export const systemRoutes: FastifyPluginAsync<{
     documents.json,
   );
 
-  app.get(
-    STYLESHEET_PATH,
-    {
-      schema: {
-        tags: ['system'],
-        summary: "The pages' stylesheet",
-        description:
-          'The one stylesheet of the people-facing pages (contract 10), served here so that their Content ' +
-          'Security Policy can forbid inline styles. Not an envelope. Cacheable for a day; `ETag` names its version.',
-        response: {
-          200: {
-            description: 'CSS',
-            content: { 'text/css': { schema: Type.String(), example: 'main{max-width:40rem}' } },
-          },
-        },
-      },
-    },
-    async (_request, reply) =>
-      reply
-        .type('text/css; charset=utf-8')
-        .header('cache-control', 'public, max-age=86400')
-        .header('etag', STYLESHEET_ETAG)
-        .send(STYLESHEET),
-  );
+  serveAsset(app, STYLESHEET_ASSET, {
+    tags: ['system'],
+    summary: "The pages' stylesheet",
+    description:
+      'The one stylesheet of the people-facing pages (contract 10), served here so that their Content ' +
+      'Security Policy can forbid inline styles.',
+  });
 };

@@ -40,3 +40,13 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   }
   return new Html(out);
 }
+
+/**
+ * A script's strings as `data-msg-*` attributes (`tooLarge` → `data-msg-too-large`, read back as
+ * `dataset.msgTooLarge`), so a page's script speaks the page's language without text of its own.
+ */
+export function dataMessages(messages: Record<string, string>): Html {
+  return html`${Object.entries(messages).map(
+    ([key, text]) => html` data-msg-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${text}"`,
+  )}`;
+}

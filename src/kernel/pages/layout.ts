@@ -5,9 +5,10 @@
  * on any address: no `upgrade-insecure-requests`), no inline script or style, no framing.
  */
 import type { FastifyReply } from 'fastify';
+import type { Asset } from './assets.ts';
 import { type Html, html } from './html.ts';
 import type { Language } from './language.ts';
-import { STYLESHEET_PATH } from './stylesheet.ts';
+import { STYLESHEET_ASSET } from './stylesheet.ts';
 
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -24,9 +25,11 @@ export interface PageOptions {
   language: Language;
   title: string;
   body: Html;
+  /** Scripts the page runs (deferred, from this origin: the CSP allows nothing else). */
+  scripts?: Asset[];
 }
 
-export function page({ language, title, body }: PageOptions): Html {
+export function page({ language, title, body, scripts = [] }: PageOptions): Html {
   return html`<!doctype html>
 <html lang="${language}">
 <head>
@@ -34,8 +37,11 @@ export function page({ language, title, body }: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Convene</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
+<link rel="stylesheet" href="${STYLESHEET_ASSET.url}">
+${scripts.map(
+  (script) => html`<script src="${script.url}" defer></script>
+`,
+)}</head>
 <body>
 <main id="main">
 ${body}
@@ -47,8 +53,12 @@ ${body}
 }
 
 /** A page that only says one thing: a heading and a sentence (an unknown code, a used link). */
-export function messagePage(language: Language, title: string, text: string): Html {
-  return page({ language, title, body: html`<div class="card"><h1>${title}</h1><p>${text}</p></div>` });
+export function messagePage(language: Language, title: string, text: string, more: Html | '' = ''): Html {
+  return page({
+    language,
+    title,
+    body: html`<div class="card"><h1>${title}</h1><p>${text}</p>${more}</div>`,
+  });
 }
 
 /** Sends a page with its status, language and the page CSP (replacing the API's). */

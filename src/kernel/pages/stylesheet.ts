@@ -2,13 +2,11 @@
  * The pages' one stylesheet, served by the service (`GET /assets/convene.css`) so that the pages'
  * CSP can forbid inline styles. Mobile first; colours meet WCAG AA contrast on their backgrounds
  * (text #1f2937 on white 14.7:1, muted #4b5563 7.6:1, the status colours ≥ 4.5:1 with their text);
- * a visible focus ring for keyboard users.
+ * a visible focus ring for keyboard users; controls at least 44 px high for fingers.
  */
-import { createHash } from 'node:crypto';
+import { asset } from './assets.ts';
 
-export const STYLESHEET_PATH = '/assets/convene.css';
-
-export const STYLESHEET = `
+const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2937;background:#f3f4f6}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column}
@@ -28,8 +26,31 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1re
 dt{color:#4b5563}
 dd{margin:0;overflow-wrap:anywhere}
 .footer{text-align:center;color:#4b5563;font-size:.875rem;padding:1rem}
-@media (min-width:40rem){main{padding:3rem 1rem}h1{font-size:1.875rem}}
+h2:focus,h1:focus,[tabindex="-1"]:focus{outline:none}
+.card>h2:first-child{margin-top:0}
+summary{cursor:pointer;font-weight:600;min-height:1.5rem}
+.card+.card{margin-top:1rem}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+.hint{color:#4b5563;font-size:.875rem;margin:.25rem 0}
+input[type=file],input[type=password],textarea{display:block;width:100%;font:inherit;color:inherit;padding:.5rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff}
+textarea{min-height:5rem;resize:vertical}
+button{font:inherit;font-weight:600;cursor:pointer;border-radius:.5rem;padding:.625rem 1rem;min-height:2.75rem;border:1px solid #1d4ed8;background:#fff;color:#1d4ed8}
+button.primary{background:#1d4ed8;color:#fff}
+button.danger{border-color:#b91c1c;color:#b91c1c}
+button[aria-disabled=true]{opacity:.7;cursor:progress}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.75rem 0}
+.pad{display:block;width:100%;height:12rem;background:#fff;border:2px dashed #6b7280;border-radius:.5rem;touch-action:none;cursor:crosshair}
+.preview{display:block;max-width:100%;max-height:8rem;margin:.5rem 0;background:#fff;border:1px solid #d1d5db;border-radius:.5rem}
+.error{color:#991b1b;font-weight:600}
+.error:empty{display:none}
+.notice{color:#14532d;font-weight:600}
+.notice:empty{display:none}
+.list{list-style:none;padding:0;margin:0}
+.list>li+li{margin-top:1rem}
+[hidden]{display:none!important}
+.visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+@media (min-width:40rem){main{padding:3rem 1rem}h1{font-size:1.875rem}.pad{height:14rem}}
 `;
 
-/** A version of the stylesheet for its URL's cache (a change of the CSS changes the ETag). */
-export const STYLESHEET_ETAG = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
+/** `GET /assets/convene.css` (served by the system routes). */
+export const STYLESHEET_ASSET = asset('/assets/convene.css', 'text/css; charset=utf-8', STYLESHEET);

@@ -112,6 +112,19 @@ export async function findEmission(db: Database, id: string): Promise<EmissionVi
   return rows[0];
 }
 
+/** The badge a registration was given (its participant emission), if any. */
+export async function findEmissionOfRegistration(
+  db: Executor,
+  registrationId: string,
+): Promise<Pick<BadgeEmissionRow, 'id' | 'status'> | undefined> {
+  const rows = await db
+    .select({ id: badgeEmissions.id, status: badgeEmissions.status })
+    .from(badgeEmissions)
+    .where(eq(badgeEmissions.registration_id, registrationId))
+    .limit(1);
+  return rows[0];
+}
+
 /** The names the print variables need, and the edition's dates (the badge page). */
 export async function findEditionNames(
   db: Executor,

@@ -11,7 +11,10 @@ import {
   PageQuerySchema,
   pdfResponse,
 } from '../../../kernel/http/schemas.ts';
+import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
+import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { EventsContext } from '../deps.ts';
+import { userBadgesPage } from '../pages/user-badges.page.ts';
 import * as emissions from './badge-emissions.service.ts';
 import { renderBadgesPdf } from './badges.pdf.ts';
 import {
@@ -266,11 +269,18 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
         description:
           'Public. Active badges of published editions of published events, grouped by origin (`attendant` for ' +
           'participant badges, `staff`) and split into `current` (edition not yet ended) and `past`. No ' +
-          'e-mails. An unknown user has empty groups (200).',
+          'e-mails. An unknown user has empty groups (200). A browser (an `Accept` that ranks `text/html` above ' +
+          '`application/json`) gets the same list as an HTML page in the language of `Accept-Language` ' +
+          '(contract 10).',
         params: idParams('user_id'),
         response: { 200: envelope(UserBadges, USER_BADGES_EXAMPLE, 'events'), ...errorResponses(400) },
       },
     },
-    async (request) => ok(request, await emissions.listUserBadges(db, request.params.user_id)),
+    async (request, reply) => {
+      const badges = await emissions.listUserBadges(db, request.params.user_id);
+      if (!prefersHtml(request.headers.accept)) return ok(request, badges);
+      const language = pickLanguage(request.headers['accept-language']);
+      return sendHtml(reply, 200, language, userBadgesPage(badges, language));
+    },
   );
 };

@@ -2,16 +2,21 @@
  * `GET /b/{code}` (contract 10): what anyone scanning a badge sees. The holder's name (their
  * token's name claim; without one, their e-mail with the local part masked, since the page is
  * open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
- * valid: active and its edition not yet ended. An unknown or forged code is a 404 page. A client
+ * valid: active and its edition not yet ended. Below it, staff check the holder in (the page's
+ * script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
+ * `sessionStorage`). An unknown or forged code is a 404 page. A client
  * that does not ask for HTML gets the same as JSON (`badgeView`), and the 404 envelope.
  */
 import type { Database } from '../../../kernel/db/client.ts';
-import { type Html, html } from '../../../kernel/pages/html.ts';
+import { scriptAsset } from '../../../kernel/pages/assets.ts';
+import { dataMessages, type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { BadgeCodes } from '../badges/badge-codes.ts';
 import { findEditionNames, findEmission } from '../badges/badge-emissions.repository.ts';
-import { formatSpan, MESSAGES } from './messages.ts';
+import { formatSpan, MESSAGES, type Messages } from './messages.ts';
+
+export const BADGE_SCRIPT = scriptAsset('/assets/badge.js', new URL('./scripts/badge.js', import.meta.url));
 
 /** `ana.souza@example.com` → `a••••@example.com`. */
 export function maskEmail(email: string): string {
@@ -27,6 +32,7 @@ export async function badgeView(db: Database, codes: BadgeCodes, code: string, n
   if (view === undefined || names === undefined) return undefined;
   const ended = names.ends_at.getTime() <= now.getTime();
   return {
+    edition_id: view.edition_id,
     holder_name: view.holder_name ?? maskEmail(view.holder_email),
     origin: view.origin,
     ticket_name: view.origin === 'participant' ? view.ticket_name : null,
@@ -43,9 +49,30 @@ export async function badgeView(db: Database, codes: BadgeCodes, code: string, n
 
 export type BadgeView = NonNullable<Awaited<ReturnType<typeof badgeView>>>;
 
+/** Check-in by staff: hidden until the script runs (nothing to do without it). */
+function staffCheckIn(badge: BadgeView, code: string, t: Messages): Html {
+  return html`<details class="card" id="staff" hidden data-edition-id="${badge.edition_id}" data-code="${code}"${dataMessages(t.staffScript)}>
+<summary>${t.staffTitle}</summary>
+<form id="staff-token-form">
+<p class="hint" id="staff-token-help">${t.staffHelp}</p>
+<label for="staff-token">${t.staffToken}</label>
+<input id="staff-token" name="token" type="password" autocomplete="off" required aria-describedby="staff-token-help">
+<div class="actions"><button type="submit">${t.staffSave}</button></div>
+</form>
+<div id="staff-actions" hidden>
+<div class="actions">
+<button type="button" class="primary" id="check-in">${t.checkIn}</button>
+<button type="button" id="staff-forget">${t.staffForget}</button>
+</div>
+</div>
+<p id="staff-result" role="status" aria-live="polite"></p>
+</details>`;
+}
+
 export function badgePage(
   badge: BadgeView | undefined,
   language: Language,
+  code = '',
 ): { status: number; document: Html } {
   const t = MESSAGES[language];
   if (badge === undefined) {
@@ -71,7 +98,9 @@ ${reason === undefined ? '' : html`<p>${reason}</p>`}
 <dt>${t.dates}</dt><dd>${span}</dd>
 <dt>${t.ticket}</dt><dd>${ticket}</dd>
 </dl>
-</div>`,
+</div>
+${staffCheckIn(badge, code, t)}`,
+      scripts: [BADGE_SCRIPT],
     }),
   };
 }

@@ -23,6 +23,30 @@ const en = {
     member_removed: 'The holder is no longer a member of the event team.',
     refunded: 'The ticket was refunded.',
   } as Record<string, string>,
+  staffTitle: 'Staff check-in',
+  staffHelp:
+    'Event staff: paste your Convene access token once. This browser tab keeps it until you close it.',
+  staffToken: 'Access token',
+  staffSave: 'Use this token',
+  checkIn: 'Check in',
+  staffForget: 'Forget my token',
+  staffScript: {
+    ok: 'Checked in.',
+    already: 'Already checked in at',
+    revoked: 'Not checked in: this badge is revoked.',
+    wrongEdition: 'Not checked in: this badge is for another edition.',
+    notAllowed: 'Not checked in: this badge does not give access here.',
+    unknown: 'Not checked in: the badge was not recognised.',
+    badToken: 'The token was not accepted. Paste a current one.',
+    notStaff: 'This token is not of a staff member of this edition.',
+    failed: 'That did not work. Check your connection and try again.',
+    sending: 'Checking in…',
+  },
+  badgesTitle: 'Badges',
+  badgesCurrent: 'Current and upcoming',
+  badgesPast: 'Past',
+  badgesNone: 'No badges.',
+  badgesNonePast: 'No past badges.',
   verifyTitle: 'Certificate verification',
   verifyUnknownTitle: 'Certificate not found',
   verifyUnknown: 'No certificate has this verification code. Check that it was typed or scanned in full.',
@@ -55,6 +79,30 @@ const ptBR: Messages = {
     member_removed: 'O titular não faz mais parte da equipe do evento.',
     refunded: 'O ingresso foi reembolsado.',
   },
+  staffTitle: 'Check-in pela equipe',
+  staffHelp:
+    'Equipe do evento: cole seu token de acesso do Convene uma vez. Esta aba o guarda até ser fechada.',
+  staffToken: 'Token de acesso',
+  staffSave: 'Usar este token',
+  checkIn: 'Fazer check-in',
+  staffForget: 'Esquecer meu token',
+  staffScript: {
+    ok: 'Check-in feito.',
+    already: 'Check-in já feito em',
+    revoked: 'Check-in não feito: este crachá foi revogado.',
+    wrongEdition: 'Check-in não feito: este crachá é de outra edição.',
+    notAllowed: 'Check-in não feito: este crachá não dá acesso aqui.',
+    unknown: 'Check-in não feito: o crachá não foi reconhecido.',
+    badToken: 'O token não foi aceito. Cole um token válido.',
+    notStaff: 'Este token não é de alguém da equipe desta edição.',
+    failed: 'Não deu certo. Verifique sua conexão e tente de novo.',
+    sending: 'Fazendo check-in…',
+  },
+  badgesTitle: 'Crachás',
+  badgesCurrent: 'Atuais e próximos',
+  badgesPast: 'Anteriores',
+  badgesNone: 'Nenhum crachá.',
+  badgesNonePast: 'Nenhum crachá anterior.',
   verifyTitle: 'Verificação de certificado',
   verifyUnknownTitle: 'Certificado não encontrado',
   verifyUnknown:
@@ -87,6 +135,30 @@ const es: Messages = {
     member_removed: 'El titular ya no forma parte del equipo del evento.',
     refunded: 'La entrada fue reembolsada.',
   },
+  staffTitle: 'Registro de entrada del equipo',
+  staffHelp:
+    'Equipo del evento: pegue su token de acceso de Convene una vez. Esta pestaña lo guarda hasta que la cierre.',
+  staffToken: 'Token de acceso',
+  staffSave: 'Usar este token',
+  checkIn: 'Registrar entrada',
+  staffForget: 'Olvidar mi token',
+  staffScript: {
+    ok: 'Entrada registrada.',
+    already: 'La entrada ya se registró el',
+    revoked: 'Entrada no registrada: esta credencial está revocada.',
+    wrongEdition: 'Entrada no registrada: esta credencial es de otra edición.',
+    notAllowed: 'Entrada no registrada: esta credencial no da acceso aquí.',
+    unknown: 'Entrada no registrada: no se reconoció la credencial.',
+    badToken: 'El token no fue aceptado. Pegue uno vigente.',
+    notStaff: 'Este token no es de alguien del equipo de esta edición.',
+    failed: 'No funcionó. Compruebe su conexión e inténtelo de nuevo.',
+    sending: 'Registrando…',
+  },
+  badgesTitle: 'Credenciales',
+  badgesCurrent: 'Actuales y próximas',
+  badgesPast: 'Anteriores',
+  badgesNone: 'Ninguna credencial.',
+  badgesNonePast: 'Ninguna credencial anterior.',
   verifyTitle: 'Verificación de certificado',
   verifyUnknownTitle: 'Certificado no encontrado',
   verifyUnknown:
@@ -103,6 +175,12 @@ export const MESSAGES: Record<Language, Messages> = { en, 'pt-BR': ptBR, es };
 
 export function formatDay(date: Date, language: Language): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
+/** A moment to the minute, in UTC (said so), like every time the API gives. */
+export function formatMoment(date: Date, language: Language): string {
+  const text = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  return `${text.format(date)} UTC`;
 }
 
 export function formatSpan(from: Date, to: Date, language: Language): string {

@@ -1,17 +1,27 @@
-/** The events module's people-facing pages (contract 10): the badge page a QR code opens. */
+/**
+ * The events module's people-facing pages (contract 10): the badge page a QR code opens and the
+ * signing page of a signature request's link, with the scripts they run.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, Nullable } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
+import { serveAsset } from '../../../kernel/pages/assets.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { EventsContext } from '../deps.ts';
-import { badgePage, badgeView } from './badge.page.ts';
+import { lookUpRequestView } from '../signatures/signatures.service.ts';
+import { BADGE_SCRIPT, badgePage, badgeView } from './badge.page.ts';
+import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
+import { SIGN_SCRIPT, signPage } from './sign.page.ts';
 
 const tags = ['events'];
 
 const BadgeJson = Type.Object({
+  edition_id: Uuid({
+    description: 'where the badge is checked in (`POST /editions/{edition_id}/check-ins`)',
+  }),
   holder_name: Type.String(),
   origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
   ticket_name: Nullable(Type.String()),
@@ -26,6 +36,7 @@ const BadgeJson = Type.Object({
 });
 
 const BADGE_EXAMPLE = {
+  edition_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f',
   holder_name: 'Ana Souza',
   origin: 'participant',
   ticket_name: 'General admission',
@@ -39,7 +50,48 @@ const BADGE_EXAMPLE = {
   valid: true,
 };
 
-export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
+const CheckoutJson = Type.Object({
+  intent_id: Uuid(),
+  status: Type.Union(
+    [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('refunded')],
+    {
+      description:
+        '`paid`: the intent succeeded and the registration is confirmed; `pending`: the provider has not decided; ' +
+        '`failed`: refused or cancelled (nothing charged); `refunded`',
+    },
+  ),
+  amount_cents: Type.Integer(),
+  currency: Type.String(),
+  ticket_name: Type.String(),
+  event_name: Type.String(),
+  edition_name: Type.String(),
+  hold_expires_at: Nullable(
+    Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
+  ),
+  status_reason: Nullable(Type.String({ description: 'why a refund happened (`sold_out_after_expiry`, …)' })),
+  badge_url: Nullable(Type.String({ description: 'the badge page, once paid' })),
+});
+
+const CHECKOUT_EXAMPLE = {
+  intent_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e10',
+  status: 'paid',
+  amount_cents: 5050,
+  currency: 'BRL',
+  ticket_name: 'Conference pass',
+  event_name: 'RustConf',
+  edition_name: 'RustConf 2027',
+  hold_expires_at: null,
+  status_reason: null,
+  badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',
+};
+
+const htmlPage = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
+});
+
+export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, deps) => {
+  const { db, badgeCodes } = deps;
   app.get(
     '/b/:code',
     {
@@ -69,8 +121,95 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
         return ok(request, badge);
       }
       const language = pickLanguage(request.headers['accept-language']);
-      const { status, document } = badgePage(badge, language);
+      const { status, document } = badgePage(badge, language, request.params.code);
       return sendHtml(reply, status, language, document);
     },
   );
+
+  app.get(
+    '/sign',
+    {
+      schema: {
+        tags,
+        summary: 'Signing page (HTML)',
+        description:
+          "Public, authenticated by the link's token: the page a signatory opens from a signature request's " +
+          '`fulfill_url`, in the language of `Accept-Language`. For a pending request: what is asked (edition, ' +
+          'event, dates, who asks), a canvas to draw the signature on (mouse, touch or pen, with undo and clear) ' +
+          'or a PNG upload (at most 256 KiB), and a form to decline with an optional reason; the page sends them ' +
+          'to `POST /signature-requests/fulfill` and `/deny` with the same token. A signed, declined or ' +
+          'cancelled request shows that outcome (200); an expired link answers 410 and a missing, malformed or ' +
+          'unknown one 404, each with a page saying so. Always HTML: API clients use ' +
+          '`GET /signature-requests/by-token`.',
+        querystring: Type.Object({
+          token: Type.Optional(Type.String({ maxLength: 1000, description: "the link's token" })),
+        }),
+        response: {
+          200: htmlPage('the signing page'),
+          404: htmlPage('the page for an unknown link'),
+          410: htmlPage('the page for an expired link'),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request, reply) => {
+      const language = pickLanguage(request.headers['accept-language']);
+      const found = await lookUpRequestView(db, request.query.token);
+      const { status, document } = signPage(found, language);
+      return sendHtml(reply, status, language, document);
+    },
+  );
+
+  app.get(
+    '/checkout/:intent_id',
+    {
+      schema: {
+        tags,
+        summary: 'Checkout return page (HTML)',
+        description:
+          "Public: where Mercado Pago sends the payer back after a ticket checkout (the preference's `back_urls`). " +
+          'An HTML page in the language of `Accept-Language` saying how the payment stands, from the ' +
+          "service's own records (never from the query Mercado Pago appends): paid (with a link to the badge), " +
+          'pending (the page asks again by itself, backing off from 2 to 15 s, and shows the outcome when it ' +
+          'comes), failed (with how long the seat stays held) or refunded. Only intents made by a ticket checkout ' +
+          'have this page: any other id is a 404 page. A client whose `Accept` does not rank `text/html` above ' +
+          '`application/json` gets the same data in the envelope, documented here.',
+        params: idParams('intent_id'),
+        response: { 200: envelope(CheckoutJson, CHECKOUT_EXAMPLE, 'events'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const view = await checkoutView(deps, request.params.intent_id);
+      if (!prefersHtml(request.headers.accept)) {
+        if (view === undefined) throw notFound('Checkout');
+        return ok(request, view);
+      }
+      const language = pickLanguage(request.headers['accept-language']);
+      const { status, document } = checkoutPage(view, language);
+      return sendHtml(reply, status, language, document);
+    },
+  );
+
+  serveAsset(app, CHECKOUT_SCRIPT, {
+    tags,
+    summary: "The checkout page's script",
+    description:
+      'Asks again while a payment is pending and shows the outcome when it comes (plain JavaScript).',
+  });
+
+  serveAsset(app, BADGE_SCRIPT, {
+    tags,
+    summary: "The badge page's script",
+    description:
+      'Staff check-in from the badge page: keeps the pasted bearer token in `sessionStorage` and posts the ' +
+      'badge code to `POST /editions/{edition_id}/check-ins` (plain JavaScript).',
+  });
+
+  serveAsset(app, SIGN_SCRIPT, {
+    tags,
+    summary: "The signing page's script",
+    description:
+      'Draws the signature on the canvas, reads an uploaded PNG and sends the signature or the refusal ' +
+      '(plain JavaScript, no third-party code).',
+  });
 };

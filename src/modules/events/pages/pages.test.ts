@@ -1,7 +1,8 @@
 /**
- * The badge and verification pages (contract 10) as a browser receives them: HTML with the page
- * CSP, in the language asked for, every value escaped, and 404 pages for unknown codes. (What a
- * person sees in a real browser is issue 15's browser tests.)
+ * The pages (contract 10) as a browser receives them: HTML with the page CSP, in the language
+ * asked for, every value escaped, no inline script, 404 pages for unknown codes and links, JSON
+ * for API clients where a page has a JSON form. (What a person sees and does in a real browser is
+ * `pages.browser.test.ts`.)
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -36,7 +37,10 @@ describe('people-facing pages', () => {
     assert.doesNotMatch(String(page.headers['content-security-policy']), /unsafe-inline|upgrade-insecure/);
     assert.match(page.body, /<html lang="en">/);
     assert.ok(page.body.includes('Ana &lt;script&gt;alert(1)&lt;/script&gt;'));
-    assert.ok(!page.body.includes('<script>'), 'no script of any kind on the page');
+    assert.ok(!page.body.includes('<script>'), 'no inline script');
+    const scripts = [...page.body.matchAll(/<script[^>]*>/g)].map((match) => match[0]);
+    assert.equal(scripts.length, 1, 'one script, from the service');
+    assert.match(scripts[0] ?? '', /^<script src="\/assets\/badge\.js\?v=[A-Za-z0-9_-]{16}" defer>$/);
     for (const text of ['Valid badge', base.edition.name, 'General'])
       assert.ok(page.body.includes(text), text);
 
@@ -51,7 +55,14 @@ describe('people-facing pages', () => {
     const stylesheet = await t.app.inject({ method: 'GET', url: '/assets/convene.css' });
     assert.equal(stylesheet.statusCode, 200);
     assert.match(String(stylesheet.headers['content-type']), /^text\/css/);
-    assert.ok(page.body.includes('href="/assets/convene.css"'));
+    const href = /<link rel="stylesheet" href="([^"]+)">/.exec(page.body)?.[1] ?? '';
+    assert.match(href, /^\/assets\/convene\.css\?v=[A-Za-z0-9_-]{16}$/, 'versioned for caches');
+    const cached = await t.app.inject({
+      method: 'GET',
+      url: href,
+      headers: { 'if-none-match': String(stylesheet.headers.etag) },
+    });
+    assert.equal(cached.statusCode, 304);
   });
 
   it('speaks the language of Accept-Language among en, pt-BR and es', async () => {
@@ -126,5 +137,78 @@ describe('people-facing pages', () => {
     const unknown = await open('/verify/AAAAAAAAAAAAAAAAAAAAAA');
     assert.equal(unknown.statusCode, 404);
     assert.ok(unknown.body.includes('Certificate not found'));
+  });
+
+  it('serves the signing page for each state of a link, escaped, with the link redacted from logs', async () => {
+    const base = await f.setupAttendance();
+    const create = async (name: string) =>
+      expectOk(
+        await t.post<{ id: string; token: string; fulfill_url: string }>(
+          `/editions/${base.edition.id}/signature-requests`,
+          { token: owner.token, body: { signatory_name: name, signatory_email: 'sig@example.com' } },
+        ),
+        201,
+      );
+    const pending = await create('Marta <b>Ferreira</b>');
+    const page = await open(pathOf(pending.fulfill_url) + new URL(pending.fulfill_url).search, 'es');
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-security-policy']), /default-src 'none'/);
+    assert.ok(page.body.includes('Marta &lt;b&gt;Ferreira&lt;/b&gt;'));
+    for (const text of ['Solicitud de firma', 'Su firma', 'Rechazar la firma', base.edition.name])
+      assert.ok(page.body.includes(text), text);
+    assert.match(page.body, /<script src="\/assets\/sign\.js\?v=[A-Za-z0-9_-]{16}" defer><\/script>/);
+    assert.ok(
+      !page.body.includes(pending.token),
+      'the token is read from the address, not written in the page',
+    );
+
+    expectOk(
+      await t.post(`/signature-requests/deny?token=${pending.token}`, { body: { reason: 'Not <me>' } }),
+    );
+    const denied = await open(`/sign?token=${pending.token}`);
+    assert.equal(denied.statusCode, 200);
+    for (const text of ['Declined', 'Not &lt;me&gt;']) assert.ok(denied.body.includes(text), text);
+    assert.ok(!denied.body.includes('<script'), 'nothing to do: no script');
+
+    for (const [url, status, text] of [
+      ['/sign?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 404, 'Link not valid'],
+      ['/sign?token=%3Cscript%3E', 404, 'Link not valid'],
+      ['/sign', 404, 'Link not valid'],
+    ] as const) {
+      const answer = await open(url);
+      assert.equal(answer.statusCode, status, url);
+      assert.ok(answer.body.includes(text), url);
+    }
+
+    const script = await t.app.inject({ method: 'GET', url: '/assets/sign.js' });
+    assert.equal(script.statusCode, 200);
+    assert.match(String(script.headers['content-type']), /^text\/javascript/);
+    assert.match(String(script.headers['cache-control']), /max-age=86400/);
+  });
+
+  it("shows a person's badges to browsers and the JSON to API clients", async () => {
+    const base = await f.setupAttendance();
+    const ana = await f.attendee(base.edition.id, base.general.id, 'Ana');
+    const page = await open(`/users/${ana.id}/badges`, 'pt-BR');
+    assert.equal(page.statusCode, 200);
+    for (const text of [
+      'Crachás',
+      'Atuais e próximos',
+      base.edition.name,
+      'General',
+      'Nenhum crachá anterior.',
+    ])
+      assert.ok(page.body.includes(text), text);
+    assert.ok(!page.body.includes(ana.email), 'no e-mails');
+    const json = expectOk(await t.get<{ attendant: { current: unknown[] } }>(`/users/${ana.id}/badges`));
+    assert.equal(json.attendant.current.length, 1);
+  });
+
+  it('answers an unknown checkout with a 404 page, and a 404 envelope to API clients', async () => {
+    const unknown = await open('/checkout/01937a4e-0000-7000-8000-0000000000ff', 'pt-BR');
+    assert.equal(unknown.statusCode, 404);
+    assert.ok(unknown.body.includes('Pagamento não encontrado'));
+    expectError(await t.get('/checkout/01937a4e-0000-7000-8000-0000000000ff'), 404, 'NOT_FOUND');
+    expectError(await t.get('/checkout/not-an-id'), 400, 'VALIDATION_ERROR');
   });
 });

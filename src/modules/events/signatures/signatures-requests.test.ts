@@ -75,10 +75,7 @@ describe('signature requests: the organizer side', () => {
       assert.ok(Math.abs(days - 30) < 0.01, `expires 30 days after creation, got ${days}`);
       assert.ok(Date.parse(created.created_at) >= before - 5_000);
       assert.match(created.token, /^[A-Za-z0-9_-]{43}$/);
-      assert.equal(
-        created.fulfill_url,
-        `${PUBLIC_BASE_URL}/signature-requests/by-token?token=${created.token}`,
-      );
+      assert.equal(created.fulfill_url, `${PUBLIC_BASE_URL}/sign?token=${created.token}`);
     });
 
     it('defaults the expiry to 7 days and the title to null; admins may create too', async () => {

@@ -107,6 +107,8 @@ describe('signature requests: the signatory side', () => {
       assert.equal(view.expires_at, created.expires_at);
       assert.equal(view.created_at, created.created_at);
       assert.equal(view.decided_at, null);
+      // Who asks: the owner's e-mail, as their token carried no name.
+      assert.equal(view.requested_by, w.owner.email);
       assert.deepEqual(view.edition, {
         id: w.edition.id,
         name: w.edition.name,

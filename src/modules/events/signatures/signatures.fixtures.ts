@@ -47,6 +47,7 @@ export const VIEW_KEYS = [
   'expires_at',
   'id',
   'reason',
+  'requested_by',
   'signatory_email',
   'signatory_name',
   'signatory_title',

@@ -4,6 +4,7 @@
  * the same clock that wrote `expires_at`, so the service and the database never disagree.
  */
 import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { editions } from '../editions/editions.table.ts';
@@ -56,10 +57,13 @@ export async function findRequestByTokenHash(db: Executor, tokenHash: string) {
         location_name: editions.location_name,
       },
       event: { id: events.id, name: events.name },
+      // Who asked: their token's name, or their e-mail when no token of theirs carried one.
+      requestedBy: sql<string>`coalesce(${actors.name}, ${actors.email}, '')`,
     })
     .from(signatureRequests)
     .innerJoin(editions, and(eq(editions.id, signatureRequests.edition_id), isNull(editions.deleted_at)))
     .innerJoin(events, eq(events.id, editions.event_id))
+    .leftJoin(actors, eq(actors.user_id, signatureRequests.created_by))
     .where(eq(signatureRequests.token_hash, tokenHash))
     .limit(1);
   return row;

@@ -67,7 +67,7 @@ const TOKEN_EXAMPLE = 'q3Jb0m1w9c2lV8vN4xZ7eR5tY6uI0oP3aS2dF1gH4jK';
 export const CREATED_REQUEST_EXAMPLE = {
   ...SIGNATURE_REQUEST_EXAMPLE,
   token: TOKEN_EXAMPLE,
-  fulfill_url: `https://api.example.com/signature-requests/by-token?token=${TOKEN_EXAMPLE}`,
+  fulfill_url: `https://api.example.com/sign?token=${TOKEN_EXAMPLE}`,
 };
 
 export const CreateSignatureRequestBody = Type.Object(
@@ -120,6 +120,9 @@ export const SignatureRequestView = Type.Object({
     location_name: Nullable(Type.String()),
   }),
   event: Type.Object({ id: Uuid(), name: Type.String() }),
+  requested_by: Type.String({
+    description: 'who asked for the signature: their name, or their e-mail when they gave no name',
+  }),
 });
 export type SignatureRequestView = Static<typeof SignatureRequestView>;
 
@@ -141,6 +144,7 @@ export const REQUEST_VIEW_EXAMPLE = {
     location_name: 'Centro de Congressos de Lisboa',
   },
   event: { id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f', name: 'RustConf Lisbon' },
+  requested_by: 'Ana Souza',
 };
 
 /**

@@ -55,7 +55,7 @@ function toSignature(row: SignatureRow) {
 type Opened = NonNullable<Awaited<ReturnType<typeof repo.findRequestByTokenHash>>>;
 
 /** The token holder's view: what they are asked to sign, nothing only organizers should see. */
-function toView({ request, edition, event }: Opened): SignatureRequestView {
+function toView({ request, edition, event, requestedBy }: Opened): SignatureRequestView {
   return {
     id: request.id,
     status: request.status as SignatureRequestView['status'],
@@ -69,6 +69,7 @@ function toView({ request, edition, event }: Opened): SignatureRequestView {
     decided_at: request.decided_at?.toISOString() ?? null,
     edition: serialize(edition),
     event,
+    requested_by: requestedBy,
   };
 }
 
@@ -80,20 +81,32 @@ function hashOfPresented(token: unknown): string {
   return hashToken(token);
 }
 
+/** What a link shows: the request it opens, or why it opens none. */
+export type Lookup = { state: 'unknown' } | { state: 'expired' } | { state: 'open'; opened: Opened };
+
 /**
- * The request a token opens: 401 when the token is missing, malformed or unknown, when the
- * request's edition was deleted, or when the request is past its expiry (a pending one is marked
- * `expired` on the way).
+ * The request a token opens: `unknown` when the token is missing, malformed or unknown, or when
+ * the request's edition was deleted; `expired` when the request is past its expiry (a pending one
+ * is marked `expired` on the way).
  */
-async function openRequest(db: Executor, token: unknown): Promise<Opened> {
-  const found = await repo.findRequestByTokenHash(db, hashOfPresented(token));
-  if (found === undefined) throw invalidLink();
-  if (found.request.status === 'expired') throw expiredLink();
+async function lookUp(db: Executor, token: unknown): Promise<Lookup> {
+  if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return { state: 'unknown' };
+  const found = await repo.findRequestByTokenHash(db, hashToken(token));
+  if (found === undefined) return { state: 'unknown' };
+  if (found.request.status === 'expired') return { state: 'expired' };
   if (found.isPastExpiry) {
     await repo.expireRequests(db, { id: found.request.id });
-    throw expiredLink();
+    return { state: 'expired' };
   }
-  return found;
+  return { state: 'open', opened: found };
+}
+
+/** As `lookUp`, for the API: an unknown link and an expired one are both 401. */
+async function openRequest(db: Executor, token: unknown): Promise<Opened> {
+  const found = await lookUp(db, token);
+  if (found.state === 'unknown') throw invalidLink();
+  if (found.state === 'expired') throw expiredLink();
+  return found.opened;
 }
 
 /**
@@ -155,7 +168,8 @@ export async function createRequest(
     },
     body.expires_in_days ?? 7,
   );
-  const fulfillUrl = `${publicBaseUrl}/signature-requests/by-token?token=${encodeURIComponent(token)}`;
+  // The signing page (contract 10); the API route `/signature-requests/by-token` takes the same token.
+  const fulfillUrl = `${publicBaseUrl}/sign?token=${encodeURIComponent(token)}`;
   return { ...toRequest(row), token, fulfill_url: fulfillUrl };
 }
 
@@ -187,6 +201,15 @@ export async function cancelRequest(db: Database, requestId: string, actor: Iden
 
 export async function getRequestByToken(db: Database, token: unknown) {
   return toView(await openRequest(db, token));
+}
+
+/** For the signing page (`/sign?token=`): what the link opens, never an error. */
+export async function lookUpRequestView(
+  db: Database,
+  token: unknown,
+): Promise<{ state: 'unknown' } | { state: 'expired' } | { state: 'open'; view: SignatureRequestView }> {
+  const found = await lookUp(db, token);
+  return found.state === 'open' ? { state: 'open', view: toView(found.opened) } : found;
 }
 
 /**

@@ -97,6 +97,18 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
       }
     },
 
+    async checkoutIntent(db, intentId) {
+      const intent = await intentsRepo.findIntent(db, intentId);
+      const registrationId = intent?.metadata.registration_id;
+      if (intent === undefined || typeof registrationId !== 'string') return undefined;
+      return {
+        status: intent.status,
+        amountCents: intent.amount_cents,
+        currency: intent.currency,
+        registrationId,
+      };
+    },
+
     async hasEnded(db, intentId) {
       const status = (await intentsRepo.findIntent(db, intentId))?.status;
       return status === 'rejected' || status === 'cancelled' || status === 'failed';

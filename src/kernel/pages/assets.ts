@@ -1,0 +1,62 @@
+/**
+ * The static files of the pages (contract 10): the stylesheet and the few scripts, served by the
+ * service itself so that the pages' CSP can say `'self'` and forbid anything inline. A page links
+ * an asset by `url`, which carries the content's hash, so a new version is never read from a
+ * stale cache while the file itself may be cached for a day.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+
+export interface Asset {
+  /** Where it is served. */
+  path: string;
+  /** What pages link: the path with its version. */
+  url: string;
+  type: string;
+  body: string;
+  etag: string;
+}
+
+export function asset(path: string, type: string, body: string): Asset {
+  const version = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  return { path, url: `${path}?v=${version}`, type, body, etag: `"${version}"` };
+}
+
+/** A browser script kept as a file next to the page that uses it (plain JavaScript, no build). */
+export function scriptAsset(path: string, file: URL): Asset {
+  return asset(path, 'text/javascript; charset=utf-8', readFileSync(file, 'utf8'));
+}
+
+/** `GET <asset.path>`: the file, cacheable for a day, with its version as `ETag`. */
+export function serveAsset(
+  app: FastifyInstance,
+  served: Asset,
+  doc: { tags: string[]; summary: string; description: string },
+): void {
+  const mediaType = served.type.split(';')[0] ?? served.type;
+  app.get(
+    served.path,
+    {
+      config: { rateLimit: false },
+      schema: {
+        ...doc,
+        description: `${doc.description} Not an envelope. Cacheable for a day; \`ETag\` names its version.`,
+        querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64 })) }),
+        response: {
+          200: {
+            description: mediaType,
+            content: { [mediaType]: { schema: Type.String(), example: served.body.slice(0, 60) } },
+          },
+          304: { description: 'not modified: the `If-None-Match` version is current', type: 'null' },
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=86400').header('etag', served.etag);
+      if (request.headers['if-none-match'] === served.etag) return reply.code(304).send();
+      return reply.type(served.type).send(served.body);
+    },
+  );
+}

@@ -1,0 +1,76 @@
+/** What the payer's return page (`/checkout/{intent_id}`) says, in each page language (contract 10). */
+import type { Language } from '../../../kernel/pages/language.ts';
+
+const en = {
+  title: 'Your payment',
+  unknownTitle: 'Payment not found',
+  unknown: 'There is no ticket payment with this address. Check that you opened the whole link.',
+  amount: 'Amount',
+  pending: 'Payment pending',
+  pendingText: 'Mercado Pago has not confirmed your payment yet. This page updates by itself when it does.',
+  heldUntil: 'Your seat is held until',
+  paid: 'Paid',
+  paidText: 'Your payment is confirmed and so is your registration.',
+  badge: 'Open your badge',
+  failed: 'Payment not completed',
+  failedText: 'The payment was not approved or was cancelled, and nothing was charged.',
+  retryText: (until: string) =>
+    `Your seat stays held until ${until}: register again to get a new payment link.`,
+  refunded: 'Refunded',
+  refundedText: 'This payment was refunded.',
+  soldOutText:
+    'The payment arrived after your seat was released and the ticket had sold out, so it was refunded in full.',
+  updated: 'The payment status changed.',
+  noscript: 'Reload this page to see the latest status.',
+};
+
+export type CheckoutMessages = typeof en;
+
+const ptBR: CheckoutMessages = {
+  title: 'Seu pagamento',
+  unknownTitle: 'Pagamento não encontrado',
+  unknown: 'Não há pagamento de ingresso neste endereço. Verifique se abriu o link inteiro.',
+  amount: 'Valor',
+  pending: 'Pagamento pendente',
+  pendingText:
+    'O Mercado Pago ainda não confirmou seu pagamento. Esta página se atualiza sozinha quando confirmar.',
+  heldUntil: 'Sua vaga está reservada até',
+  paid: 'Pago',
+  paidText: 'Seu pagamento foi confirmado, e sua inscrição também.',
+  badge: 'Abrir seu crachá',
+  failed: 'Pagamento não concluído',
+  failedText: 'O pagamento não foi aprovado ou foi cancelado, e nada foi cobrado.',
+  retryText: (until) =>
+    `Sua vaga continua reservada até ${until}: inscreva-se de novo para receber um novo link de pagamento.`,
+  refunded: 'Reembolsado',
+  refundedText: 'Este pagamento foi reembolsado.',
+  soldOutText:
+    'O pagamento chegou depois que sua vaga foi liberada e o ingresso esgotou, então foi reembolsado integralmente.',
+  updated: 'A situação do pagamento mudou.',
+  noscript: 'Recarregue esta página para ver a situação mais recente.',
+};
+
+const es: CheckoutMessages = {
+  title: 'Su pago',
+  unknownTitle: 'Pago no encontrado',
+  unknown: 'No hay ningún pago de entrada en esta dirección. Compruebe que abrió el enlace completo.',
+  amount: 'Importe',
+  pending: 'Pago pendiente',
+  pendingText: 'Mercado Pago aún no ha confirmado su pago. Esta página se actualiza sola cuando lo haga.',
+  heldUntil: 'Su plaza está reservada hasta',
+  paid: 'Pagado',
+  paidText: 'Su pago está confirmado, y también su inscripción.',
+  badge: 'Abrir su credencial',
+  failed: 'Pago no completado',
+  failedText: 'El pago no fue aprobado o fue cancelado, y no se cobró nada.',
+  retryText: (until) =>
+    `Su plaza sigue reservada hasta ${until}: inscríbase de nuevo para obtener un nuevo enlace de pago.`,
+  refunded: 'Reembolsado',
+  refundedText: 'Este pago fue reembolsado.',
+  soldOutText:
+    'El pago llegó después de que se liberara su plaza y las entradas se agotaran, así que se reembolsó íntegramente.',
+  updated: 'El estado del pago cambió.',
+  noscript: 'Recargue esta página para ver el estado más reciente.',
+};
+
+export const CHECKOUT_MESSAGES: Record<Language, CheckoutMessages> = { en, 'pt-BR': ptBR, es };
