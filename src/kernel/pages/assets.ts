@@ -43,7 +43,12 @@ export function serveAsset(
       schema: {
         ...doc,
         description: `${doc.description} Not an envelope. Cacheable for a day; \`ETag\` names its version.`,
-        querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64 })) }),
+        querystring: Type.Object(
+          {
+            v: Type.Optional(Type.String({ maxLength: 64, description: 'the version pages link (ignored)' })),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: {
             description: mediaType,

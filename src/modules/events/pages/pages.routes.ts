@@ -141,9 +141,10 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
           'cancelled request shows that outcome (200); an expired link answers 410 and a missing, malformed or ' +
           'unknown one 404, each with a page saying so. Always HTML: API clients use ' +
           '`GET /signature-requests/by-token`.',
-        querystring: Type.Object({
-          token: Type.Optional(Type.String({ maxLength: 1000, description: "the link's token" })),
-        }),
+        querystring: Type.Object(
+          { token: Type.Optional(Type.String({ maxLength: 1000, description: "the link's token" })) },
+          { additionalProperties: false },
+        ),
         response: {
           200: htmlPage('the signing page'),
           404: htmlPage('the page for an unknown link'),
