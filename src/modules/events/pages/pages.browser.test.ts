@@ -108,6 +108,20 @@ describe('the pages in a browser', () => {
         .where(eq(signatureRequests.id, id))
     )[0];
 
+  /** A paid ticket checkout just started: the buyer's registration, pending payment. */
+  async function startCheckout(name?: string) {
+    const { edition, ticketType } = await h.paidEdition();
+    const buyer = await bench().t.actor('buyer', name === undefined ? undefined : { name });
+    return expectOk(
+      await bench().t.post<Registration & { intent_id: string }>(`/editions/${edition.id}/registrations`, {
+        token: buyer.token,
+        body: { ticket_type_id: ticketType.id },
+      }),
+      201,
+      'events',
+    );
+  }
+
   /** A published edition, Ana registered and checked in, an attendance template. */
   async function attendedEdition() {
     const base = await f.setupAttendance();
@@ -339,16 +353,7 @@ describe('the pages in a browser', () => {
   });
 
   it('the checkout page turns from pending to paid while open, with a link to the badge', async (context) => {
-    const { edition, ticketType } = await h.paidEdition();
-    const buyer = await bench().t.actor('buyer', { name: 'Bruno Lima' });
-    const registration = expectOk(
-      await bench().t.post<Registration & { intent_id: string }>(`/editions/${edition.id}/registrations`, {
-        token: buyer.token,
-        body: { ticket_type_id: ticketType.id },
-      }),
-      201,
-      'events',
-    );
+    const registration = await startCheckout('Bruno Lima');
     // Mercado Pago appends its own view of the payment to the return address; anyone can type
     // that, so the page goes by the service's records only.
     const returned = `/checkout/${registration.intent_id}?collection_status=approved&status=approved&external_reference=${registration.intent_id}&payment_id=123`;
@@ -375,16 +380,7 @@ describe('the pages in a browser', () => {
   });
 
   it('a refused payment shows as failed, with the seat still held', async (context) => {
-    const { edition, ticketType } = await h.paidEdition();
-    const buyer = await bench().t.actor('buyer');
-    const registration = expectOk(
-      await bench().t.post<Registration & { intent_id: string }>(`/editions/${edition.id}/registrations`, {
-        token: buyer.token,
-        body: { ticket_type_id: ticketType.id },
-      }),
-      201,
-      'events',
-    );
+    const registration = await startCheckout();
     await bench().sim.pay(h.preferenceOf(registration.intent_id).id, 'rejected');
     const intent = await h.intent(registration.intent_id);
     assert.ok(['rejected', 'pending'].includes(intent.status));
@@ -415,19 +411,7 @@ describe('the pages in a browser', () => {
     const badge = await f.badgeUrlOf(edition.id, ana.id);
     const certificate = await certificateOf(edition.id, ana);
     const request = await signatureRequest(edition.id);
-    const paid = await h.paidEdition();
-    const buyer = await bench().t.actor('buyer');
-    const registration = expectOk(
-      await bench().t.post<Registration & { intent_id: string }>(
-        `/editions/${paid.edition.id}/registrations`,
-        {
-          token: buyer.token,
-          body: { ticket_type_id: paid.ticketType.id },
-        },
-      ),
-      201,
-      'events',
-    );
+    const registration = await startCheckout();
     const pages = {
       badge,
       verify: certificate.verify_url,
