@@ -25,9 +25,14 @@ const NOT_SELECTING = new Set([
 /**
  * Operations whose query is open, because a provider writes it: unknown parameters are accepted
  * (the notification's legacy form; the OAuth callback, where RFC 6749 4.1.2 asks a client to ignore
- * parameters it does not know; both documented).
+ * parameters it does not know; the checkout return page, where Mercado Pago appends its own; all
+ * documented).
  */
-const OPEN_QUERY = new Set(['POST /webhooks/{provider}', 'GET /providers/{provider}/callback']);
+const OPEN_QUERY = new Set([
+  'POST /webhooks/{provider}',
+  'GET /providers/{provider}/callback',
+  'GET /checkout/{intent_id}',
+]);
 /** Operations whose `?token=` is a credential (a missing or malformed one is 401, like a bad one). */
 const TOKEN_ROUTES =
   /^(GET \/signature-requests\/by-token|POST \/signature-requests\/(fulfill|deny)|POST \/signatures\/revoke)$/;

@@ -85,6 +85,33 @@ const CHECKOUT_EXAMPLE = {
   badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',
 };
 
+/**
+ * What Mercado Pago appends to a `back_urls` address when it sends the payer back. Open: the
+ * provider writes it and may add more, and the page reads none of it (anyone can type it).
+ */
+const MP_RETURN_FIELDS = [
+  'collection_id',
+  'collection_status',
+  'payment_id',
+  'status',
+  'external_reference',
+  'payment_type',
+  'merchant_order_id',
+  'preference_id',
+  'site_id',
+  'processing_mode',
+  'merchant_account_id',
+];
+const CheckoutReturnQuery = Type.Object(
+  Object.fromEntries(
+    MP_RETURN_FIELDS.map((name) => [
+      name,
+      Type.Optional(Type.String({ maxLength: 512, description: 'appended by Mercado Pago; ignored' })),
+    ]),
+  ),
+  { additionalProperties: true },
+);
+
 const htmlPage = (description: string) => ({
   description,
   content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
@@ -174,8 +201,10 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
           'pending (the page asks again by itself, backing off from 2 to 15 s, and shows the outcome when it ' +
           'comes), failed (with how long the seat stays held) or refunded. Only intents made by a ticket checkout ' +
           'have this page: any other id is a 404 page. A client whose `Accept` does not rank `text/html` above ' +
-          '`application/json` gets the same data in the envelope, documented here.',
+          '`application/json` gets the same data in the envelope, documented here. The query Mercado Pago appends ' +
+          '(`collection_status`, `payment_id`, …) is accepted, with any other parameter, and ignored.',
         params: idParams('intent_id'),
+        querystring: CheckoutReturnQuery,
         response: { 200: envelope(CheckoutJson, CHECKOUT_EXAMPLE, 'events'), ...errorResponses(400, 404) },
       },
     },
