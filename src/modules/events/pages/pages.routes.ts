@@ -1,12 +1,13 @@
 /**
- * The events module's people-facing pages (contract 10): the badge page a QR code opens and the
- * signing page of a signature request's link, with the scripts they run.
+ * The events module's people-facing pages (contract 10): the badge page a QR code opens, the
+ * signing page of a signature request's link, the checkout return page, and the scripts they
+ * run. (The badges list page answers at its JSON route, `badges.routes.ts`.)
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas.ts';
 import { serveAsset } from '../../../kernel/pages/assets.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
@@ -14,108 +15,17 @@ import type { EventsContext } from '../deps.ts';
 import { lookUpRequestView } from '../signatures/signatures.service.ts';
 import { BADGE_SCRIPT, badgePage, badgeView } from './badge.page.ts';
 import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
+import {
+  BADGE_EXAMPLE,
+  BadgeJson,
+  CHECKOUT_EXAMPLE,
+  CheckoutJson,
+  CheckoutReturnQuery,
+  htmlPage,
+} from './pages.schemas.ts';
 import { SIGN_SCRIPT, signPage } from './sign.page.ts';
 
 const tags = ['events'];
-
-const BadgeJson = Type.Object({
-  edition_id: Uuid({
-    description: 'where the badge is checked in (`POST /editions/{edition_id}/check-ins`)',
-  }),
-  holder_name: Type.String(),
-  origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
-  ticket_name: Nullable(Type.String()),
-  event_name: Type.String(),
-  edition_name: Type.String(),
-  starts_at: Type.String({ format: 'date-time' }),
-  ends_at: Type.String({ format: 'date-time' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-  status_reason: Nullable(Type.String()),
-  edition_ended: Type.Boolean(),
-  valid: Type.Boolean({ description: 'active, and its edition not ended' }),
-});
-
-const BADGE_EXAMPLE = {
-  edition_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f',
-  holder_name: 'Ana Souza',
-  origin: 'participant',
-  ticket_name: 'General admission',
-  event_name: 'RustConf',
-  edition_name: 'RustConf 2027',
-  starts_at: '2027-06-10T09:00:00.000Z',
-  ends_at: '2027-06-12T18:00:00.000Z',
-  status: 'active',
-  status_reason: null,
-  edition_ended: false,
-  valid: true,
-};
-
-const CheckoutJson = Type.Object({
-  intent_id: Uuid(),
-  status: Type.Union(
-    [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('refunded')],
-    {
-      description:
-        '`paid`: the intent succeeded and the registration is confirmed; `pending`: the provider has not decided; ' +
-        '`failed`: refused or cancelled (nothing charged); `refunded`',
-    },
-  ),
-  amount_cents: Type.Integer(),
-  currency: Type.String(),
-  ticket_name: Type.String(),
-  event_name: Type.String(),
-  edition_name: Type.String(),
-  hold_expires_at: Nullable(
-    Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
-  ),
-  status_reason: Nullable(Type.String({ description: 'why a refund happened (`sold_out_after_expiry`, …)' })),
-  badge_url: Nullable(Type.String({ description: 'the badge page, once paid' })),
-});
-
-const CHECKOUT_EXAMPLE = {
-  intent_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e10',
-  status: 'paid',
-  amount_cents: 5050,
-  currency: 'BRL',
-  ticket_name: 'Conference pass',
-  event_name: 'RustConf',
-  edition_name: 'RustConf 2027',
-  hold_expires_at: null,
-  status_reason: null,
-  badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',
-};
-
-/**
- * What Mercado Pago appends to a `back_urls` address when it sends the payer back. Open: the
- * provider writes it and may add more, and the page reads none of it (anyone can type it).
- */
-const MP_RETURN_FIELDS = [
-  'collection_id',
-  'collection_status',
-  'payment_id',
-  'status',
-  'external_reference',
-  'payment_type',
-  'merchant_order_id',
-  'preference_id',
-  'site_id',
-  'processing_mode',
-  'merchant_account_id',
-];
-const CheckoutReturnQuery = Type.Object(
-  Object.fromEntries(
-    MP_RETURN_FIELDS.map((name) => [
-      name,
-      Type.Optional(Type.String({ maxLength: 512, description: 'appended by Mercado Pago; ignored' })),
-    ]),
-  ),
-  { additionalProperties: true },
-);
-
-const htmlPage = (description: string) => ({
-  description,
-  content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
-});
 
 export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, deps) => {
   const { db, badgeCodes } = deps;
