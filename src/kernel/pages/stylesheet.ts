@@ -27,7 +27,7 @@ dt{color:#4b5563}
 dd{margin:0;overflow-wrap:anywhere}
 .footer{text-align:center;color:#4b5563;font-size:.875rem;padding:1rem}
 h2:focus,h1:focus,[tabindex="-1"]:focus{outline:none}
-.card>h2:first-child{margin-top:0}
+.card>:first-child{margin-top:0}
 summary{cursor:pointer;font-weight:600;min-height:1.5rem}
 .card+.card{margin-top:1rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}

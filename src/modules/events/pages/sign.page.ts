@@ -75,16 +75,16 @@ function signForms(t: SignMessages): Html {
 function outcome(view: SignatureRequestView, t: SignMessages, language: Language): Html {
   const decided = formatMoment(new Date(view.decided_at ?? view.created_at), language);
   if (view.status === 'completed') {
-    return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome">${t.completedTitle}</h2>
-<p class="status status-ok">${t.completedTitle}</p><p>${t.completed(decided)}</p></section>`;
+    return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome" class="status status-ok">${t.completedTitle}</h2>
+<p>${t.completed(decided)}</p></section>`;
   }
   if (view.status === 'denied') {
-    return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome">${t.deniedTitle}</h2>
-<p class="status status-bad">${t.deniedTitle}</p><p>${t.denied(decided)}</p>
+    return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome" class="status status-bad">${t.deniedTitle}</h2>
+<p>${t.denied(decided)}</p>
 ${view.reason ? html`<dl><dt>${t.yourReason}</dt><dd>${view.reason}</dd></dl>` : ''}</section>`;
   }
-  return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome">${t.cancelledTitle}</h2>
-<p class="status status-wait">${t.cancelledTitle}</p><p>${t.cancelled}</p></section>`;
+  return html`<section class="card" aria-labelledby="outcome"><h2 id="outcome" class="status status-wait">${t.cancelledTitle}</h2>
+<p>${t.cancelled}</p></section>`;
 }
 
 export function signPage(found: SignLookup, language: Language): { status: number; document: Html } {
