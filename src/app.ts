@@ -28,7 +28,7 @@ import { wireErrorOptions } from './kernel/http/wire-errors.ts';
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
-import { createPaymentsCore, paymentsModule } from './modules/payments/index.ts';
+import { createPaymentsCore, paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // After the rate limiter, so unknown routes count against the limit as well.
   registerNotFound(app, { exposeDebug, rateLimited: config.rateLimitPerMinute > 0 });
 
-  const documents = await registerDocs(app, config);
+  const documents = await registerDocs(app, config, webhookDocumentation());
 
   const clock = deps.clock ?? systemClock;
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });

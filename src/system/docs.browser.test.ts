@@ -1,14 +1,23 @@
 /**
- * The docs page as a person opens it: over plain HTTP at an address that is not loopback (a LAN
- * or container address), where a browser treats the page as insecure and applies every directive
- * of its Content-Security-Policy. Chromium maps the made-up host to the test server.
+ * The API reference as a person opens it: over plain HTTP at an address that is not loopback (a
+ * LAN or container address), where a browser treats the page as insecure and applies every
+ * directive of its Content-Security-Policy. Chromium maps the made-up host to the test server.
+ * The page must show what an integrator looks for: operation names, request samples in curl and
+ * JavaScript, and the webhooks a subscriber receives.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { browserOrSkip } from '../../test/browser.ts';
+import type { Page } from 'playwright-core';
+import { browserOrSkip, VIEWPORTS } from '../../test/browser.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
-describe('the docs page in a browser', () => {
+/** With `SCREENSHOTS=<dir>`, the part of the page in view at desktop width, as `<dir>/<name>.png`. */
+async function screenshotInView(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOTS;
+  if (dir !== undefined && dir !== '') await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
+describe('the API reference in a browser', () => {
   let t: TestApp;
   let port: number;
   before(async () => {
@@ -18,35 +27,69 @@ describe('the docs page in a browser', () => {
   });
   after(() => t.close());
 
-  it('renders at http://<any address>:<port>/docs, every asset loaded, nothing blocked', async (context) => {
+  it('shows operation names, curl and JavaScript samples and the webhooks at http://<any address>/docs, nothing blocked', async (context) => {
     const browser = await browserOrSkip(context, { 'convene.test': '127.0.0.1' });
     if (browser === undefined) return;
     try {
-      const page = await browser.newPage();
+      const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
       const failed: string[] = [];
       page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
       page.on('response', (response) => {
         if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
       });
-      // A script, style sheet, font or connection the policy refused. (swagger-ui also sets one
-      // inline style, which the policy blocks without harm to the page.)
+      // A script, style sheet, font or connection the policy refused.
       page.on('console', (message) => {
-        if (/Refused to (load|execute|connect|apply a stylesheet)/.test(message.text())) {
+        if (/Refused to|Content Security Policy/.test(message.text()))
           failed.push(`console: ${message.text()}`);
-        }
       });
       await page.goto(`http://convene.test:${port}/docs`);
+      await page.getByRole('heading', { name: 'Convene API', level: 1 }).waitFor({ timeout: 60_000 });
+      await screenshotInView(page, 'reference-overview');
+
+      // Feature tags, each operation under its name.
+      await page.getByRole('button', { name: 'Open Group - Webhook endpoints' }).click();
+      await page.getByRole('link', { name: /Send a test event to a webhook endpoint/ }).click();
+      await page.getByRole('heading', { name: 'Send a test event to a webhook endpoint' }).waitFor();
+      const samples = async () => (await page.locator('pre, code').allInnerTexts()).join('\n');
+      await waitUntil(async () =>
+        /curl http:\/\/[^\s]+\/webhooks\/endpoints\/[\w-]+\/test/.test(await samples()),
+      );
+      await screenshotInView(page, 'reference-operation');
+
+      // The same request in JavaScript.
       await page
-        .locator('.swagger-ui .info .title')
-        .filter({ hasText: 'Convene API' })
-        .waitFor({ timeout: 60_000 });
-      await page
-        .locator('.opblock-summary-path', { hasText: '/events/{event_id}/editions' })
+        .getByRole('button', { name: /Shell Curl/ })
         .first()
-        .waitFor();
+        .click();
+      await page.getByRole('option', { name: /Fetch/ }).first().click();
+      await waitUntil(async () =>
+        /fetch\('http:\/\/[^']+\/webhooks\/endpoints\/[\w-]+\/test'/.test(await samples()),
+      );
+
+      // The webhooks, typed.
+      await page.getByRole('button', { name: 'Open Group - Webhook events' }).click();
+      // A sidebar entry is named by the type, then its method.
+      const webhook = (type: string) =>
+        page.getByRole('link', { name: new RegExp(`^${type.replace('.', '\\.')}\\b`) });
+      for (const type of ['payment.succeeded', 'registration.confirmed', 'webhook.test']) {
+        await webhook(type).waitFor();
+      }
+      await webhook('payment.succeeded').click();
+      await page.getByRole('heading', { name: 'payment.succeeded' }).waitFor();
+      await page.getByText('webhook-signature', { exact: true }).first().waitFor();
+      await screenshotInView(page, 'reference-webhook');
       assert.deepEqual(failed, []);
     } finally {
       await browser.close();
     }
   });
 });
+
+/** Polls `check` until it holds (10 s at most). */
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the page');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

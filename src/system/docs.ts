@@ -1,41 +1,96 @@
 /**
- * The API reference: @fastify/swagger collects every route's schema into the OpenAPI 3.1 document,
- * @fastify/swagger-ui serves the page at /docs. The document's three URLs (/docs/openapi.json,
- * and the UI's own /docs/json and /docs/yaml) are served precomputed (see precomputed.ts).
+ * The API reference: @fastify/swagger collects every route's schema into the OpenAPI 3.1 document
+ * (finished by `openapi.ts`: tags, public security, error statuses and examples, the `webhooks`
+ * section), and `/docs` shows it with Scalar's reference. The document's URLs
+ * (`/docs/openapi.json`, `/docs/json`, `/docs/yaml`) are served precomputed (see precomputed.ts).
+ *
+ * Scalar's Fastify plugin is used only for its bundled script (`/docs/js/scalar.js`): its own page
+ * holds an inline script, which a strict policy would have to allow with a nonce fixed at start-up.
+ * Ours passes the configuration in a data attribute of a JSON block instead, which the script
+ * reads, so the page runs with `script-src 'self'` and nothing else.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import scalar from '@scalar/fastify-api-reference';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import type { Config } from '../kernel/config.ts';
 import { precomputed } from '../kernel/http/precomputed.ts';
+import { escapeHtml } from '../kernel/pages/html.ts';
 import { VERSION } from '../version.ts';
+import { type DocumentedSchema, documentedSchema, documentTags, finishDocument } from './openapi.ts';
 
 export interface OpenApiDocuments {
   json: ReturnType<typeof precomputed>;
   yaml: ReturnType<typeof precomputed>;
 }
 
+export const DOCS_SCRIPT = '/docs/js/scalar.js';
+
 /**
- * swagger-ui's static policy, minus what breaks or leaks off loopback: `upgrade-insecure-requests`
- * made a browser fetch every asset over HTTPS when the page was opened over plain HTTP at a LAN or
- * container address (a blank page), and `https:` / `validator.swagger.io` let it load third-party
- * fonts, styles and a validator badge. Everything the page needs is served by the service.
+ * The reference page's policy. Scripts only from the service; styles may be inline because Scalar's
+ * components write `<style>` elements at run time (they carry no user content); everything else
+ * from the service only, and nothing third-party: no fonts, no telemetry, no hosted client. It
+ * works over plain HTTP on any address (no `upgrade-insecure-requests`).
  */
-export function docsPolicy(policy: string): string {
-  return policy
-    .split(';')
-    .map((directive) =>
-      directive
-        .trim()
-        .split(/\s+/)
-        .filter((token) => token !== 'https:' && token !== 'validator.swagger.io')
-        .join(' '),
-    )
-    .filter((directive) => directive !== '' && directive !== 'upgrade-insecure-requests')
-    .join('; ');
+export const DOCS_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Scalar's configuration: our document, curl as the first example (JavaScript's fetch and other
+ * languages beside it), no third-party fonts, hosted client, agent or telemetry.
+ */
+const SCALAR_CONFIGURATION = {
+  url: '/docs/openapi.json',
+  title: 'Convene API',
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+  operationTitleSource: 'summary',
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Convene API reference</title>
+  </head>
+  <body>
+    <script id="api-reference" type="application/json" data-configuration="${escapeHtml(
+      JSON.stringify(SCALAR_CONFIGURATION),
+    )}"></script>
+    <script src="${DOCS_SCRIPT}"></script>
+  </body>
+</html>
+`;
+
+function sendDocsPage(_request: unknown, reply: FastifyReply) {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', DOCS_POLICY)
+    .header('cache-control', 'no-cache')
+    .send(DOCS_PAGE);
 }
 
-export async function registerDocs(app: FastifyInstance, config: Config): Promise<OpenApiDocuments> {
+export async function registerDocs(
+  app: FastifyInstance,
+  config: Config,
+  webhooks: Record<string, object>,
+): Promise<OpenApiDocuments> {
+  // Operations whose body may be left out (`config.bodyOptional`), found while routes are documented.
+  const optionalBodies = new Set<string>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -44,18 +99,39 @@ export async function registerDocs(app: FastifyInstance, config: Config): Promis
         version: VERSION,
         description:
           'Events, editions and payments behind one base URL. Every response is an envelope ' +
-          '`{code, message, data | error, pagination?, timestamp, module}`.',
+          '`{code, message, data | error, pagination?, timestamp, module}`. Authenticated operations ' +
+          'take `Authorization: Bearer <JWT>`; webhooks are signed per the Standard Webhooks ' +
+          'specification (see the `webhooks` section).',
+        contact: { name: 'Convene', url: config.publicBaseUrl },
+        license: { name: 'UNLICENSED (proprietary)', url: `${config.publicBaseUrl}/docs` },
       },
-      servers: [{ url: config.publicBaseUrl }],
+      servers: [{ url: config.publicBaseUrl, description: 'this service' }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (EdDSA)' } },
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT (EdDSA)',
+            description: 'A JWT signed with the key `AUTH_JWT_PUBLIC_KEY` verifies (`npm run token`)',
+          },
+        },
       },
-      tags: [
-        { name: 'system', description: 'Health, readiness, metrics and this document' },
-        { name: 'events', description: 'Events, members, editions and everything an edition holds' },
-        { name: 'projects', description: 'Projects, their members and e-mail templates' },
-        { name: 'payments', description: 'Wallets, provider connections, intents and test mode' },
-      ],
+      webhooks: webhooks as never,
+      ...documentTags(),
+    },
+    transform: ({ schema, url, route }) => {
+      const documented = documentedSchema(schema as DocumentedSchema, route as RouteOptions);
+      const operationId = (schema as { operationId?: string }).operationId;
+      if ((route as RouteOptions).config?.bodyOptional === true && operationId !== undefined) {
+        optionalBodies.add(operationId);
+      }
+      return { schema: documented as typeof schema, url };
+    },
+    transformObject: (documentObject) => {
+      const document = (documentObject as { openapiObject: Parameters<typeof finishDocument>[0] })
+        .openapiObject;
+      finishDocument(document, optionalBodies);
+      return document as never;
     },
   });
 
@@ -63,16 +139,16 @@ export async function registerDocs(app: FastifyInstance, config: Config): Promis
     json: precomputed('application/json; charset=utf-8', () => JSON.stringify(app.swagger())),
     yaml: precomputed('application/x-yaml', () => app.swagger({ yaml: true })),
   };
-  // swagger-ui's copies of the document serialize it on every request; they serve ours instead.
+  // The plugin's page routes show ours (see above).
   app.addHook('onRoute', (route) => {
-    if (route.url === '/docs/json') route.handler = documents.json;
-    if (route.url === '/docs/yaml') route.handler = documents.yaml;
+    if (route.url === '/docs' || route.url === '/docs/') route.handler = sendDocsPage;
   });
-  await app.register(swaggerUi, {
+  await app.register(scalar, {
     routePrefix: '/docs',
-    staticCSP: true,
-    transformStaticCSP: docsPolicy,
-    uiConfig: { url: '/docs/openapi.json', validatorUrl: null },
+    configuration: { url: '/docs/openapi.json' },
+    logLevel: 'warn',
   });
+  app.get('/docs/json', { schema: { hide: true } }, documents.json);
+  app.get('/docs/yaml', { schema: { hide: true } }, documents.yaml);
   return documents;
 }

@@ -36,7 +36,8 @@ export const systemRoutes: FastifyPluginAsync<{
     {
       config: unshed,
       schema: {
-        tags: ['system'],
+        tags: ['System'],
+        operationId: 'getHealth',
         summary: 'Liveness',
         description: 'Answers 200 while the process runs. Does not touch the database.',
         response: { 200: envelope(Status, { status: 'ok', version: VERSION }, 'system') },
@@ -50,7 +51,8 @@ export const systemRoutes: FastifyPluginAsync<{
     {
       config,
       schema: {
-        tags: ['system'],
+        tags: ['System'],
+        operationId: 'getReadiness',
         summary: 'Readiness',
         description: 'Answers 200 when the database answers a query, 503 `SERVICE_UNAVAILABLE` otherwise.',
         response: {
@@ -74,7 +76,8 @@ export const systemRoutes: FastifyPluginAsync<{
     {
       config: unshed,
       schema: {
-        tags: ['system'],
+        tags: ['System'],
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
         description:
           'Prometheus text exposition: request counts and durations per route, process metrics. ' +
@@ -97,7 +100,8 @@ export const systemRoutes: FastifyPluginAsync<{
     '/docs/openapi.json',
     {
       schema: {
-        tags: ['system'],
+        tags: ['System'],
+        operationId: 'getOpenApiDocument',
         summary: 'OpenAPI document',
         description:
           'The OpenAPI 3.1 document generated from the route schemas. Not an envelope. Compressed with ' +
@@ -112,7 +116,8 @@ export const systemRoutes: FastifyPluginAsync<{
   );
 
   serveAsset(app, STYLESHEET_ASSET, {
-    tags: ['system'],
+    tags: ['System'],
+    operationId: 'getPagesStylesheet',
     summary: "The pages' stylesheet",
     description:
       'The one stylesheet of the people-facing pages (contract 10), served here so that their Content ' +

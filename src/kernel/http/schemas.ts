@@ -3,6 +3,7 @@
  * of the handler and the OpenAPI document, so these are the only place the envelope is described.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import type { ErrorCode, FieldError } from './errors.ts';
 
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
@@ -19,8 +20,14 @@ export const DateTime = (options: { description?: string } = {}) =>
  * a list's CPU; a type array is a typeof check.
  */
 export function Nullable<T extends TSchema>(schema: T) {
-  const type = (schema as { type?: unknown }).type;
-  if (typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
+  const {
+    type,
+    const: constant,
+    enum: values,
+  } = schema as { type?: unknown; const?: unknown; enum?: unknown };
+  // A literal or an enum keeps `anyOf`: `const: "staff"` beside `type: [string, null]` refuses null.
+  const isPlain = constant === undefined && values === undefined;
+  if (isPlain && typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
     return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
   }
   return Type.Union([schema, Type.Null()]);
@@ -133,9 +140,10 @@ export const EXAMPLE_TIME = '2026-11-22T10:00:00.000Z';
 
 export const ErrorEnvelope = Type.Object(
   {
-    ...head,
+    code: Type.Integer({ minimum: 400, maximum: 599, description: 'the HTTP status' }),
+    message: Type.String(),
     error: Type.Object({
-      code: Type.String(),
+      code: Type.String({ description: 'one of the closed list of error codes (contract 3)' }),
       message: Type.String(),
       fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
       meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
@@ -143,23 +151,49 @@ export const ErrorEnvelope = Type.Object(
     }),
     ...tail,
   },
-  {
-    description: 'Error envelope',
-    examples: [
-      {
-        code: 400,
-        message: 'The request is not valid',
-        error: {
-          code: 'VALIDATION_ERROR',
-          message: 'The request is not valid',
-          fields: [{ field: 'slug', message: 'must match pattern "^[a-z0-9][a-z0-9-]*$"' }],
-        },
-        timestamp: EXAMPLE_TIME,
-        module: 'events',
-      },
-    ],
-  },
+  { description: 'Error envelope' },
 );
+
+/**
+ * What each documented error status answers, as its example shows it: the code and a message the
+ * service really gives. The 400 example is the field error every operation can answer: a query
+ * parameter it does not know.
+ */
+const ERROR_EXAMPLES: Record<number, { code: ErrorCode; message: string; fields?: FieldError[] }> = {
+  400: {
+    code: 'VALIDATION_ERROR',
+    message: 'The request is not valid',
+    fields: [{ field: 'query.x', message: 'is not a known parameter' }],
+  },
+  401: { code: 'UNAUTHORIZED', message: 'A bearer token is required' },
+  403: { code: 'FORBIDDEN', message: 'You do not have the role this operation needs' },
+  404: { code: 'NOT_FOUND', message: 'Not found' },
+  409: { code: 'CONFLICT', message: 'The current state does not allow this operation' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },
+  422: {
+    code: 'UNPROCESSABLE_ENTITY',
+    message: 'This Idempotency-Key was used with a different request',
+  },
+  429: { code: 'TOO_MANY_REQUESTS', message: 'Rate limit of 1200 requests per minute exceeded' },
+  500: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' },
+  502: { code: 'BAD_GATEWAY', message: 'The payment provider failed' },
+  503: { code: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable' },
+};
+
+/** The documented example of an error `status` answered by a route of `module`. */
+export function errorExample(status: number, module: ModuleName) {
+  const example = ERROR_EXAMPLES[status];
+  if (example === undefined) throw new Error(`no error example for status ${status}`);
+  const { code, message, fields } = example;
+  return {
+    code: status,
+    message,
+    error: { code, message, ...(fields === undefined ? {} : { fields }) },
+    timestamp: EXAMPLE_TIME,
+    module,
+  };
+}
 
 /** Path parameters object of UUID ids, e.g. `idParams('event_id', 'edition_id')`. */
 export function idParams<K extends string>(...names: K[]) {
@@ -176,19 +210,34 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Authenticated, but without the role this operation needs',
   404: 'Unknown resource (drafts are unknown to non-members)',
   409: 'A unique value is taken, or the state does not allow the operation',
+  413: 'The body is larger than 1 MiB',
+  415: 'The body is not JSON (`application/json`)',
   422: 'An `Idempotency-Key` reused with a different request',
+  429: 'Too many requests from this address; `Retry-After` says when to try again',
+  500: 'An unexpected error; the service logged it (nothing of it is shown in production)',
   502: 'The payment provider failed',
   503: 'Unavailable (test mode off, shutting down, database unreachable)',
 };
 
-/** Error responses of a route, for the OpenAPI document (and serialization of those errors). */
+/**
+ * Error responses of a route, for the OpenAPI document (and serialization of those errors). With
+ * `module`, each carries its status's example; without, the document's finishing pass adds it
+ * (`system/openapi.ts`, which knows the route's module from its tag).
+ */
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { ...ErrorEnvelope, description: ERROR_DESCRIPTIONS[status] ?? 'Error' },
-    ]),
-  ) as Record<number, typeof ErrorEnvelope>;
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)])) as Record<
+    number,
+    typeof ErrorEnvelope
+  >;
+}
+
+/** One error response: the envelope, the status's description and, given a module, its example. */
+export function errorResponse(status: number, module?: ModuleName) {
+  return {
+    ...ErrorEnvelope,
+    description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+    ...(module === undefined ? {} : { examples: [errorExample(status, module)] }),
+  };
 }
 
 /** A 200 whose body is a PDF document, not an envelope (printable badges, certificates). */

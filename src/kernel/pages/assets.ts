@@ -33,7 +33,7 @@ export function scriptAsset(path: string, file: URL): Asset {
 export function serveAsset(
   app: FastifyInstance,
   served: Asset,
-  doc: { tags: string[]; summary: string; description: string },
+  doc: { tags: string[]; operationId: string; summary: string; description: string },
 ): void {
   const mediaType = served.type.split(';')[0] ?? served.type;
   app.get(

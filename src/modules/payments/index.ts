@@ -33,7 +33,11 @@ import { notifyWorkers } from './webhooks/delivery/delivery-queue.repository.ts'
 import { createOutbox, type LocalOutbox } from './webhooks/delivery/outbox.ts';
 import { endpointRoutes } from './webhooks/endpoints/endpoints.routes.ts';
 import { webhookEventRoutes } from './webhooks/events/webhook-events.routes.ts';
+import { webhookDocumentation } from './webhooks/events/webhook-payloads.ts';
 import { notificationRoutes } from './webhooks/inbound/notifications.routes.ts';
+
+/** The OpenAPI `webhooks` section: what a wallet's endpoints receive. */
+export { webhookDocumentation };
 
 /** What the payments module shares with the app: its outbox, and the port the events module sells through. */
 export interface PaymentsCore {

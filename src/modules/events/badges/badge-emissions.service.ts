@@ -76,9 +76,12 @@ export async function listEmissions(
  * `emission_ids` as given: repeated parameters and comma-separated lists, combined. Every entry must
  * be a UUID; duplicates are dropped, the first occurrence keeps its place.
  */
-export function parseEmissionIds(raw: string[] | undefined): string[] | undefined {
+export function parseEmissionIds(raw: string | string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const entries = raw.flatMap((value) => value.split(',')).map((value) => value.trim().toLowerCase());
+  const entries = [raw]
+    .flat()
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim().toLowerCase());
   const invalid = (message: string) => validationError([{ field: 'query.emission_ids', message }]);
   if (entries.length === 0 || entries.some((entry) => !UUID_PATTERN.test(entry))) {
     throw invalid('must be a comma-separated list of UUIDs');
@@ -98,7 +101,7 @@ export async function printData(
   db: Database,
   editionId: string,
   actor: Identity,
-  rawIds: string[] | undefined,
+  rawIds: string | string[] | undefined,
   codes: BadgeCodes,
 ): Promise<BadgePrintItemData[]> {
   await requireEditionRole(db, editionId, actor, 'admin');

@@ -33,7 +33,7 @@ import {
 } from './badges.schemas.ts';
 import * as badges from './badges.service.ts';
 
-const tags = ['events'];
+const tags = ['Badges'];
 
 export const PRINT_SELECTION_RULES =
   '`emission_ids` selects emissions, comma-separated or repeated (each a UUID, else 400 ' +
@@ -48,6 +48,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createBadgeTemplate',
         summary: 'Create a badge template',
         description:
           'Owner or admin. The scope follows from the body: `origin: "staff"` is the staff template, ' +
@@ -76,6 +77,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listBadgeTemplates',
         summary: 'List badge templates',
         description: 'Staff or above. The live templates of the edition, in creation order.',
         params: idParams('edition_id'),
@@ -104,6 +106,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getBadgeTemplate',
         summary: 'Read a badge template',
         description: 'Staff or above of the event.',
         params: idParams('template_id'),
@@ -123,6 +126,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateBadgeTemplate',
         summary: 'Update a badge template',
         description:
           'Owner or admin. `name` and/or `design_data` (replaced whole, at most 256 KiB); the scope is fixed.',
@@ -147,6 +151,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'deleteBadgeTemplate',
         summary: 'Delete a badge template',
         description:
           'Owner or admin. Soft delete (`deleted_at`): the template leaves every read and frees its scope; ' +
@@ -172,6 +177,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listBadgeEmissions',
         summary: 'List badge emissions',
         description:
           'Owner or admin (operation 7). Every emission of the edition, active and revoked, newest first; ' +
@@ -204,6 +210,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getBadgePrintData',
         summary: 'Badge print data',
         description: `Owner or admin. The design and variables of each badge to print. ${PRINT_SELECTION_RULES} Not paginated: a print run needs every badge.`,
         params: idParams('edition_id'),
@@ -233,6 +240,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getBadgesPdf',
         summary: 'Printable badges (PDF)',
         description:
           `Owner or admin. The print data of \`GET /editions/{edition_id}/badges/print\` rendered as a PDF, one ` +
@@ -265,6 +273,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
     {
       schema: {
         tags,
+        operationId: 'listUserBadges',
         summary: "A user's badges",
         description:
           'Public. Active badges of published editions of published events, grouped by origin (`attendant` for ' +

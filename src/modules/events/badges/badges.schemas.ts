@@ -131,12 +131,21 @@ export const EMISSION_EXAMPLE = {
 export const PrintQuery = Type.Object(
   {
     emission_ids: Type.Optional(
-      Type.Array(Type.String({ maxLength: 40_000 }), {
-        maxItems: 1000,
-        description:
-          'emission ids, comma-separated (`?emission_ids=a,b`) or repeated (`?emission_ids=a&emission_ids=b`); ' +
-          'default: every active emission of the edition',
-      }),
+      // Both forms in the schema, so a generated client types it `string | string[]`.
+      Type.Union(
+        [
+          Type.String({ maxLength: 40_000, description: 'comma-separated: `?emission_ids=a,b`' }),
+          Type.Array(Type.String({ maxLength: 40_000 }), {
+            maxItems: 1000,
+            description: 'repeated: `?emission_ids=a&emission_ids=b`',
+          }),
+        ],
+        {
+          description:
+            'emission ids, comma-separated or repeated, each a UUID; default: every active emission of ' +
+            'the edition',
+        },
+      ),
     ),
   },
   { additionalProperties: false },

@@ -29,7 +29,7 @@ import {
 import * as certificates from './certificates.service.ts';
 import * as issuance from './issuance.service.ts';
 
-const tags = ['events'];
+const tags = ['Certificates'];
 const QUEUED_EXAMPLE = {
   ...ISSUANCE_EXAMPLE,
   status: 'queued',
@@ -54,6 +54,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
+        operationId: 'issueCertificates',
         summary: 'Issue certificates (background job)',
         description:
           'Owner or admin of the event. Answers 202 with `job_id` at once; a background job issues one certificate ' +
@@ -88,6 +89,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getJob',
         summary: 'Progress of a background job',
         description:
           'Owner or admin of the edition the job works on. `done` of `total` shows the progress while `running`; ' +
@@ -108,6 +110,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listCertificates',
         summary: "List an edition's certificates",
         description: 'Owner or admin of the event. Newest first, valid and revoked.',
         params: idParams('edition_id'),
@@ -138,6 +141,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listMyCertificates',
         summary: 'My certificates',
         description: "The caller's certificates, newest first, valid and revoked.",
         querystring: PageQuerySchema,
@@ -161,6 +165,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getCertificate',
         summary: 'Read a certificate',
         description: HOLDER_OR_ADMIN,
         params: idParams('certificate_id'),
@@ -183,6 +188,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getCertificatePdf',
         summary: 'A certificate as a PDF',
         description:
           `${HOLDER_OR_ADMIN} One A4 landscape page drawn from the template's \`design_data\` (\`title\`, ` +
@@ -222,6 +228,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'revokeCertificate',
         summary: 'Revoke a certificate',
         description:
           'Owner or admin of the event (404 to anyone without a role in it, 403 to staff). The certificate becomes ' +
@@ -262,6 +269,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
     {
       schema: {
         tags,
+        operationId: 'verifyCertificate',
         summary: 'Verify a certificate',
         description:
           'Public: anyone holding the code (printed on the PDF, in its QR code) sees whether the certificate is ' +

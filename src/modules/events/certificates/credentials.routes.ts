@@ -11,7 +11,7 @@ import type { EventsContext } from '../deps.ts';
 import { didDocument } from './credentials/did-document.ts';
 import { createStatusLists, credentialOf } from './credentials.service.ts';
 
-const tags = ['events'];
+const tags = ['Certificates'];
 const DID_EXAMPLE = {
   '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
   id: 'did:web:api.convene.example',
@@ -52,6 +52,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getCertificateCredential',
         summary: "A certificate's Open Badges 3.0 credential (VC-JWT)",
         description:
           'The holder, or an owner or admin of the event. The body is an `OpenBadgeCredential` (Verifiable ' +
@@ -73,6 +74,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async 
     {
       schema: {
         tags,
+        operationId: 'getCredentialStatusList',
         summary: 'A credential status list (Bitstring Status List)',
         description:
           'Public. A signed `BitstringStatusListCredential` (W3C Bitstring Status List v1.0, `statusPurpose` ' +
@@ -94,6 +96,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async 
     {
       schema: {
         tags,
+        operationId: 'getIssuerDidDocument',
         summary: "The issuer's DID document (did:web)",
         description:
           'Public. The DID document of `did:web:<host of PUBLIC_BASE_URL>`: the Ed25519 key that signs ' +

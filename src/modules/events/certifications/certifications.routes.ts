@@ -22,7 +22,7 @@ import {
 } from './certifications.schemas.ts';
 import * as certifications from './certifications.service.ts';
 
-const tags = ['events'];
+const tags = ['Certification templates'];
 const PUBLIC_READ =
   'Public when the edition and its event are published; members of the event (staff and up) see drafts.';
 const DESIGN = '`design_data` is a JSON object of at most 256 KiB (its JSON text in UTF-8; larger is 400).';
@@ -35,6 +35,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createCertificationTemplate',
         summary: 'Create a certification template',
         description: `Operation 2. Owner or admin of the event. ${DESIGN} \`design_data\` defaults to \`{}\`. A \`program_attendance\` template is linked to programs afterwards.`,
         params: idParams('edition_id'),
@@ -59,6 +60,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listCertificationTemplates',
         summary: 'List the certification templates of an edition',
         description: `Operation 4. ${PUBLIC_READ} Oldest first. Deleted templates are never listed.`,
         params: idParams('edition_id'),
@@ -88,6 +90,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'getCertificationTemplate',
         summary: 'Read a certification template',
         description: `${PUBLIC_READ} A deleted template is 404.`,
         params: idParams('template_id'),
@@ -107,6 +110,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateCertificationTemplate',
         summary: 'Update a certification template',
         description:
           `Owner or admin of the event. Partial update; \`description\` accepts \`null\`, \`design_data\` is ` +
@@ -132,6 +136,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'deleteCertificationTemplate',
         summary: 'Delete a certification template',
         description:
           'Owner or admin of the event. Soft delete: sets `deleted_at` and answers the deleted template, which ' +
@@ -157,6 +162,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'linkCertificationProgram',
         summary: 'Link a program to a certification template',
         description:
           'Owner or admin of the event. Only a `program_attendance` template (400 `BAD_REQUEST` otherwise), only ' +
@@ -188,6 +194,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'unlinkCertificationProgram',
         summary: 'Unlink a program from a certification template',
         description:
           'Owner or admin of the event. The program is named by `program_id` in the body. Answers the removed ' +
@@ -218,6 +225,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listCertificationLinks',
         summary: 'List the programs linked to a certification template',
         description:
           `${PUBLIC_READ} Oldest link first. Deleted programs are never listed; links to \`staff_only\` ` +

@@ -16,7 +16,7 @@ import {
 } from './check-ins.schemas.ts';
 import * as checkIns from './check-ins.service.ts';
 
-const tags = ['events'];
+const tags = ['Check-ins'];
 
 export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
   app.post(
@@ -25,6 +25,7 @@ export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'checkIn',
         summary: 'Check a badge in (scan)',
         description:
           'Staff and up of the event. `code` is what the badge QR code holds (the code or the whole ' +
@@ -64,6 +65,7 @@ export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listCheckIns',
         summary: 'List check-ins',
         description:
           'Staff and up of the event. Newest scan first; filter by `program_id` or `user_id`. Refused scans are ' +
@@ -96,6 +98,7 @@ export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getAttendance',
         summary: 'Attendance counts',
         description:
           'Staff and up of the event. For the edition: confirmed registrations and participant badges checked in ' +

@@ -10,7 +10,7 @@ import { refundRegistration } from './checkout.service.ts';
 import { PAYMENT_LINK_EXAMPLE, PaymentLink, PutPaymentLinkBody } from './payment-links.schemas.ts';
 import * as links from './payment-links.service.ts';
 
-const tags = ['events'];
+const tags = ['Paid tickets'];
 
 const RefundBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
@@ -24,6 +24,7 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'linkEventPayments',
         summary: 'Link a wallet and seller to sell paid tickets',
         description:
           'The event’s owner, who must also own the wallet (a wallet that is not the caller’s is 404, as ' +
@@ -52,6 +53,7 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getEventPayments',
         summary: 'Read the event’s payment link',
         description: 'Owner or admin of the event. 404 when the event sells no paid tickets (no link).',
         params: idParams('event_id'),
@@ -71,6 +73,7 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'unlinkEventPayments',
         summary: 'Unlink the event’s wallet',
         description:
           'Owner only. Paid registrations are refused (409) until a wallet is linked again; registrations ' +
@@ -93,6 +96,7 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
       config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
+        operationId: 'refundRegistration',
         summary: 'Refund a paid registration',
         description:
           'Owner or admin of the event. Refunds the whole payment at Mercado Pago with the seller’s token ' +

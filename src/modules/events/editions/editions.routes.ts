@@ -19,7 +19,7 @@ import {
 } from './editions.schemas.ts';
 import * as editions from './editions.service.ts';
 
-const tags = ['events'];
+const tags = ['Editions'];
 const PUBLISHED = { ...EDITION_EXAMPLE, is_draft: false };
 
 export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
@@ -29,6 +29,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createEdition',
         summary: 'Create an edition',
         description:
           'Owner or admin. Created as a draft. `ends_at` after `starts_at`, `registration_opens_at` not after ' +
@@ -55,6 +56,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listEditions',
         summary: 'List published editions',
         description:
           'Public (the event must be published; members see a draft event too). Ordered by `starts_at`.',
@@ -82,6 +84,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listDraftEditions',
         summary: 'List draft editions',
         description: 'Staff or above. Draft editions ordered by `starts_at`.',
         params: idParams('event_id'),
@@ -110,6 +113,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { publicCache: true },
       schema: {
         tags,
+        operationId: 'getEditionBySlugs',
         summary: 'Read a published edition by slugs',
         description:
           'Public (operation 3). Both segments end with the literal `:by-slug`, e.g. ' +
@@ -131,6 +135,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'getEdition',
         summary: 'Read an edition',
         description: 'Public when the edition and its event are published; members of the event see drafts.',
         params: idParams('edition_id'),
@@ -146,6 +151,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateEdition',
         summary: 'Update an edition',
         description:
           'Owner or admin (operation 1). Partial update; optional fields accept `null`. The date rules and the ' +
@@ -177,6 +183,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'publishEdition',
         summary: 'Publish an edition',
         description: 'Owner or admin. Sets `is_draft` to false; 409 when already published.',
         params: idParams('event_id', 'edition_id'),
@@ -201,6 +208,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'deleteEdition',
         summary: 'Delete an edition',
         description: 'Owner only. Soft delete: sets `deleted_at`; the edition disappears from every read.',
         params: idParams('event_id', 'edition_id'),

@@ -22,7 +22,7 @@ import {
 } from './events.schemas.ts';
 import * as events from './events.service.ts';
 
-const tags = ['events'];
+const tags = ['Events'];
 
 export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
   app.post(
@@ -31,6 +31,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createEvent',
         summary: 'Create an event',
         description:
           'Creates a draft event; the caller becomes its owner. `slug` is unique across events (409).',
@@ -47,6 +48,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
     {
       schema: {
         tags,
+        operationId: 'listEvents',
         summary: 'List published events',
         description: 'Public. Published (`active`) events, newest first.',
         querystring: PageQuerySchema,
@@ -65,6 +67,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listMyEvents',
         summary: 'List my events',
         description: 'Events where the caller holds any role, drafts included, each with the caller `role`.',
         querystring: PageQuerySchema,
@@ -84,6 +87,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { publicCache: true },
       schema: {
         tags,
+        operationId: 'getEventBySlug',
         summary: 'Read a published event by slug',
         description:
           'Public. The path is the slug followed by the literal `:by-slug`, e.g. `/events/rustconf:by-slug`.',
@@ -103,6 +107,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'getEvent',
         summary: 'Read an event',
         description: 'Public when published; members see drafts too. A draft is 404 for everyone else.',
         params: idParams('event_id'),
@@ -118,6 +123,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateEvent',
         summary: 'Update an event',
         description: 'Owner or admin. Any of the create fields; optional fields accept `null` to clear them.',
         params: idParams('event_id'),
@@ -138,6 +144,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'publishEvent',
         summary: 'Publish an event',
         description: 'Owner or admin. Moves a draft event to `active`; 409 when it is not a draft.',
         params: idParams('event_id'),
@@ -156,6 +163,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listEventMembers',
         summary: 'List event members',
         description: 'Staff or above. The owner first, then admins, then staff.',
         params: idParams('event_id'),
@@ -179,6 +187,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'addEventMember',
         summary: 'Add an event member',
         description:
           'Owner or admin; only the owner adds an admin (403). The person must be an existing actor ' +
@@ -205,6 +214,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'removeEventMember',
         summary: 'Remove an event member',
         description:
           'Owner or admin (only the owner removes an admin). The member is the one named by `email` in the ' +

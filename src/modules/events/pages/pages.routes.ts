@@ -25,7 +25,7 @@ import {
 } from './pages.schemas.ts';
 import { SIGN_SCRIPT, signPage } from './sign.page.ts';
 
-const tags = ['events'];
+const tags = ['Pages'];
 
 export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, deps) => {
   const { db, badgeCodes } = deps;
@@ -34,6 +34,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
     {
       schema: {
         tags,
+        operationId: 'getBadgePage',
         summary: 'Badge page (HTML)',
         description:
           "Public: what scanning a badge's QR code opens. An HTML page (not an envelope) in the language of " +
@@ -68,6 +69,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
     {
       schema: {
         tags,
+        operationId: 'getSigningPage',
         summary: 'Signing page (HTML)',
         description:
           "Public, authenticated by the link's token: the page a signatory opens from a signature request's " +
@@ -103,6 +105,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
     {
       schema: {
         tags,
+        operationId: 'getCheckoutPage',
         summary: 'Checkout return page (HTML)',
         description:
           "Public: where Mercado Pago sends the payer back after a ticket checkout (the preference's `back_urls`). " +
@@ -132,6 +135,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
 
   serveAsset(app, CHECKOUT_SCRIPT, {
     tags,
+    operationId: 'getCheckoutScript',
     summary: "The checkout page's script",
     description:
       'Asks again while a payment is pending and shows the outcome when it comes (plain JavaScript).',
@@ -139,6 +143,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
 
   serveAsset(app, BADGE_SCRIPT, {
     tags,
+    operationId: 'getBadgeScript',
     summary: "The badge page's script",
     description:
       'Staff check-in from the badge page: keeps the pasted bearer token in `sessionStorage` and posts the ' +
@@ -147,6 +152,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
 
   serveAsset(app, SIGN_SCRIPT, {
     tags,
+    operationId: 'getSigningScript',
     summary: "The signing page's script",
     description:
       'Draws the signature on the canvas, reads an uploaded PNG and sends the signature or the refusal ' +

@@ -18,7 +18,7 @@ import {
 } from './participants.schemas.ts';
 import * as participants from './participants.service.ts';
 
-const tags = ['events'];
+const tags = ['Programs'];
 
 export const participantRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
   app.post(
@@ -27,6 +27,7 @@ export const participantRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'joinProgram',
         summary: 'Sign up to a program',
         description:
           'The caller signs themselves up (no body). A program needs a confirmed registration to its edition ' +
@@ -51,6 +52,7 @@ export const participantRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'leaveProgram',
         summary: 'Cancel my sign-up',
         description:
           "Cancels the caller's active sign-up (404 when there is none) and answers it, `cancelled`.",
@@ -75,6 +77,7 @@ export const participantRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (a
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listProgramParticipants',
         summary: 'List the participants of a program',
         description:
           'Staff and up of the event. Active sign-ups, first come first, each with whether (and when) the person ' +

@@ -13,7 +13,7 @@ import {
 } from './programs.schemas.ts';
 import * as programs from './programs.service.ts';
 
-const tags = ['events'];
+const tags = ['Programs'];
 const VISIBILITY =
   'Public when the edition and its event are published; members of the event (staff and up) see drafts. ' +
   'Programs with `staff_only: true` exist for members only: the public never sees them (404 when read by id).';
@@ -28,6 +28,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { publicCache: true, auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listPrograms',
         summary: 'List the programs of an edition',
         description:
           `Operation 9. ${VISIBILITY} Optional filter \`kind\` (\`activity\` or \`checkpoint\`). Ordered by ` +
@@ -57,6 +58,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createProgram',
         summary: 'Create a program',
         description:
           `Owner or admin of the event. ${TIMES} Defaults: \`min_access_level\` 0, \`staff_only\` false, ` +
@@ -83,6 +85,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'getProgram',
         summary: 'Read a program',
         description: `${VISIBILITY} A deleted program is 404.`,
         params: idParams('program_id'),
@@ -98,6 +101,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateProgram',
         summary: 'Update a program',
         description:
           'Owner or admin of the event. Partial update; optional fields accept `null`. When a time changes, ' +
@@ -123,6 +127,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'deleteProgram',
         summary: 'Delete a program',
         description:
           'Owner or admin of the event. Soft delete: sets `deleted_at` and answers the deleted program, which ' +

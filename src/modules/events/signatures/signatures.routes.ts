@@ -36,7 +36,7 @@ import {
 } from './signatures.schemas.ts';
 import * as signatures from './signatures.service.ts';
 
-const tags = ['events'];
+const tags = ['Signatures'];
 const BY_TOKEN =
   'No bearer token: authenticated by the token of the link, in the query parameter `token` only. ' +
   'A missing, malformed, unknown or expired token is 401 `UNAUTHORIZED`.';
@@ -57,6 +57,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createSignatureRequest',
         summary: 'Request a signature',
         description:
           'Owner or admin of the event. Creates a `pending` request valid for `expires_in_days` (1..365, default ' +
@@ -90,6 +91,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listSignatureRequests',
         summary: 'List signature requests',
         description:
           'Owner or admin of the event. Newest first, optionally one `status`. Pending requests past their ' +
@@ -121,6 +123,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       preParsing: requestToken,
       schema: {
         tags,
+        operationId: 'getSignatureRequestByToken',
         summary: 'Open a signature request by its token',
         description:
           `${BY_TOKEN} The request and what it asks to sign (edition name and dates, event name), without ` +
@@ -142,6 +145,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       preParsing: requestToken,
       schema: {
         tags,
+        operationId: 'fulfillSignatureRequest',
         summary: 'Sign a signature request',
         description:
           `${BY_TOKEN} \`image_url\` is an http(s) URL or a \`data:image/png;base64,…\` URL of a PNG of at ` +
@@ -167,6 +171,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       preParsing: requestToken,
       schema: {
         tags,
+        operationId: 'denySignatureRequest',
         summary: 'Decline a signature request',
         description: `${BY_TOKEN} The request becomes \`denied\` with the optional \`reason\` (at most 1000 characters; the body may be omitted). 409 unless the request is pending.`,
         querystring: TokenQuery,
@@ -195,6 +200,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
+        operationId: 'cancelSignatureRequest',
         summary: 'Cancel a signature request',
         description:
           'Owner or admin of the event. The request becomes `cancelled` with the optional `reason` (the body may ' +
@@ -225,6 +231,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listSignatures',
         summary: 'List the signatures of an edition',
         description:
           'Public when the edition and its event are published; members of the event see drafts. Active ' +
@@ -255,6 +262,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       preParsing: revokeToken,
       schema: {
         tags,
+        operationId: 'revokeSignature',
         summary: 'Revoke a signature',
         description:
           'No bearer token: authenticated by the revoke token given when signing, in the query parameter ' +

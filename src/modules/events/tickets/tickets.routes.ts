@@ -24,7 +24,7 @@ import {
 } from './tickets.schemas.ts';
 import * as tickets from './tickets.service.ts';
 
-const tags = ['events'];
+const tags = ['Tickets and registrations'];
 
 export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
   const { db } = deps;
@@ -34,6 +34,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createTicketType',
         summary: 'Create a ticket type',
         description:
           'Owner or admin of the event. `price_cents` and `access_level` are integers ≥ 0; `max_quantity` ' +
@@ -60,6 +61,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'optional' },
       schema: {
         tags,
+        operationId: 'listTicketTypes',
         summary: 'List ticket types',
         description:
           'Public when the edition and its event are published; members of the event see drafts too. In ' +
@@ -90,6 +92,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createRegistration',
         summary: 'Register for an edition',
         description:
           'Any caller registers themselves: the edition and its event must be published (404 otherwise), ' +
@@ -127,6 +130,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getRegistration',
         summary: 'Read a registration',
         description:
           'The registrant, or staff and above of the event (403 for others; 404 when the event is a draft ' +
@@ -149,6 +153,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listRegistrations',
         summary: 'List registrations',
         description:
           'Staff or above. Every registration of the edition, newest first, with the holder e-mail and the ' +
@@ -180,6 +185,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'cancelRegistration',
         summary: 'Cancel a registration',
         description:
           'The registrant, or an owner or admin of the event (403 for anyone else). Sets `cancelled`, frees ' +

@@ -19,7 +19,7 @@ import {
 } from './connections.schemas.ts';
 import * as connections from './connections.service.ts';
 
-const tags = ['payments'];
+const tags = ['Provider connections'];
 
 export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, config }) => {
   app.post(
@@ -28,6 +28,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'connectProvider',
         summary: 'Start a provider OAuth connection',
         description:
           'Returns the provider consent URL (PKCE S256, a single-use `state` valid for 10 minutes; the ' +
@@ -54,6 +55,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
     {
       schema: {
         tags,
+        operationId: 'completeProviderConnection',
         summary: 'Provider OAuth callback',
         description:
           'Public: the provider sends the user here. Exchanges the code, stores the collector or seller ' +
@@ -85,6 +87,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listMyCollectors',
         summary: 'List my collectors',
         description:
           'The caller collectors, newest first, revoked ones included. Credentials are never shown.',
@@ -105,6 +108,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'revokeProviderConnection',
         summary: 'Revoke a collector or seller',
         description:
           'The collector owner, or for a seller the wallet owner; anyone else gets the 404 of an unknown id. ' +

@@ -8,7 +8,7 @@ import { providerFor } from '../providers/index.ts';
 import { INTENT_EXAMPLE, Intent, IntentListQuery, RefundIntentBody } from './intents.schemas.ts';
 import * as intents from './intents.service.ts';
 
-const tags = ['payments'];
+const tags = ['Intents'];
 
 export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, config, outbox }) => {
   app.get(
@@ -17,6 +17,7 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listIntents',
         summary: 'List the wallet’s intents',
         description:
           'The wallet owner only (anyone else gets the 404 of an unknown id). Newest first; `status` ' +
@@ -48,6 +49,7 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getIntent',
         summary: 'Read an intent',
         description:
           'The owner of its wallet only; anyone else gets the 404 of an unknown id, so its existence is ' +
@@ -68,6 +70,7 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'cancelIntent',
         summary: 'Cancel an intent',
         description:
           'The owner of its wallet only (anyone else gets the 404 of an unknown id, before the status is ' +
@@ -91,6 +94,7 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
+        operationId: 'refundIntent',
         summary: 'Refund an intent',
         description:
           'The owner of its wallet only (404 for anyone else). Refunds a `succeeded` intent at Mercado Pago ' +

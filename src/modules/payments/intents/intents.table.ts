@@ -77,11 +77,10 @@ export const paymentEvents = pgTable(
     wallet_id: uuid('wallet_id')
       .notNull()
       .references(() => wallets.id),
-    intent_id: uuid('intent_id')
-      .notNull()
-      .references(() => intents.id),
+    /** Null only for `webhook.test`, which belongs to no intent. */
+    intent_id: uuid('intent_id').references(() => intents.id),
     type: text('type').notNull(),
-    /** What produced it: `testmode`, `simulate`, `cancel`, or a provider slug. */
+    /** What produced it: `testmode`, `simulate`, `cancel`, `test` (webhook.test), or a provider slug. */
     source: text('source').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     created_at: createdAt(),

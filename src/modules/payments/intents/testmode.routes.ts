@@ -20,7 +20,7 @@ import {
 } from './intents.schemas.ts';
 import * as testmode from './testmode.service.ts';
 
-const tags = ['payments'];
+const tags = ['Test mode'];
 
 export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
   app,
@@ -36,6 +36,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createTestSeller',
         summary: 'Create a test seller',
         description:
           'Test mode only (503 when off). The wallet owner only (anyone else gets the 404 of an unknown ' +
@@ -58,6 +59,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createTestIntent',
         summary: 'Create an intent in any status',
         description:
           'Test mode only (503 when off); no provider is contacted. The wallet owner only: anyone else ' +
@@ -81,6 +83,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'simulateIntentStatus',
         summary: 'Simulate a provider status change',
         description:
           'Test mode only (503 when off). The owner of the intent’s wallet only (anyone else gets the ' +

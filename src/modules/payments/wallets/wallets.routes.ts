@@ -22,7 +22,7 @@ import {
 } from './wallets.schemas.ts';
 import * as wallets from './wallets.service.ts';
 
-const tags = ['payments'];
+const tags = ['Wallets'];
 const walletParams = idParams('wallet_id');
 
 export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db }) => {
@@ -32,6 +32,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createWallet',
         summary: 'Create a wallet',
         description: 'Any authenticated caller, who becomes its owner. `name` is unique per owner (409).',
         body: CreateWalletBody,
@@ -51,6 +52,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWallets',
         summary: 'List my wallets',
         description: 'The wallets the caller owns, newest first.',
         querystring: PageQuerySchema,
@@ -67,6 +69,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getWallet',
         summary: 'Read a wallet',
         description:
           'The owner only; anyone else gets the 404 of an unknown id, so its existence is not revealed.',
@@ -86,6 +89,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'setWalletSandbox',
         summary: 'Switch sandbox mode',
         description:
           'The owner only (anyone else gets the 404 of an unknown id). A sandbox wallet accepts only ' +
@@ -108,6 +112,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'setWalletFee',
         summary: 'Set the marketplace fee',
         description:
           'The owner only (anyone else gets the 404 of an unknown id). `fee_bps` in basis points, ' +
@@ -130,6 +135,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'bindWalletCollector',
         summary: 'Bind the wallet’s collector',
         description:
           'The owner only (anyone else gets the 404 of an unknown id). `collector_id` names a collector ' +
@@ -156,6 +162,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'unbindWalletCollector',
         summary: 'Unbind the wallet’s collector',
         description:
           'The owner only (anyone else gets the 404 of an unknown id). Answers the wallet with ' +
@@ -177,6 +184,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWalletSellers',
         summary: 'List the wallet’s sellers',
         description:
           'The owner only (anyone else gets the 404 of an unknown id). Newest first; revoked sellers ' +

@@ -3,10 +3,12 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 import { PROVIDERS } from './wallets.table.ts';
 
-export const ProviderSlug = Type.Union(
-  PROVIDERS.map((provider) => Type.Literal(provider)),
-  { description: 'payment provider slug' },
-);
+/** An `enum` rather than a union of literals: a union of one is an `anyOf` of one in the document. */
+export const ProviderSlug = Type.Unsafe<(typeof PROVIDERS)[number]>({
+  type: 'string',
+  enum: [...PROVIDERS],
+  description: 'payment provider slug',
+});
 
 export const Wallet = Type.Object({
   id: Uuid(),

@@ -22,7 +22,7 @@ import {
 } from './email-templates.schemas.ts';
 import * as templates from './email-templates.service.ts';
 
-const tags = ['projects'];
+const tags = ['E-mail templates'];
 const ACCESS = 'Owner or admin of the project (a plain member gets 403, a non-member 404).';
 const KINDS = 'Kinds: `verify`, `reset`, `invite`, `magic_link`; any other kind is 404 `NOT_FOUND`.';
 const RULES =
@@ -38,6 +38,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listEmailTemplates',
         summary: 'List the effective e-mail templates',
         description:
           `${ACCESS} The effective template of every kind (four items, in the order verify, reset, invite, ` +
@@ -68,6 +69,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getEmailTemplate',
         summary: 'Read the effective e-mail template of a kind',
         description: `Operation 8. ${ACCESS} ${KINDS} \`variables\` lists what the kind declares.`,
         params: TemplateParams,
@@ -90,6 +92,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'overrideEmailTemplate',
         summary: 'Override the e-mail template of a kind',
         description: `${ACCESS} ${KINDS} Creates or replaces the project's override. ${RULES}`,
         params: TemplateParams,
@@ -119,6 +122,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'restoreEmailTemplate',
         summary: 'Restore the default e-mail template of a kind',
         description:
           `${ACCESS} ${KINDS} Removes the project's override and answers the now-effective template ` +
@@ -143,6 +147,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'previewEmailTemplate',
         summary: 'Preview an e-mail template',
         description:
           `${ACCESS} ${KINDS} Renders the subject, the HTML body (values HTML-escaped) and the plain-text ` +

@@ -22,7 +22,7 @@ import {
 } from './projects.schemas.ts';
 import * as projects from './projects.service.ts';
 
-const tags = ['projects'];
+const tags = ['Projects'];
 
 export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
   app.post(
@@ -31,6 +31,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createProject',
         summary: 'Create a project',
         description:
           'Any authenticated caller. The caller becomes the owner. `slug` is unique across projects (409).',
@@ -51,6 +52,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listProjects',
         summary: 'List my projects',
         description: 'Projects where the caller holds any role, newest first, each with the caller `role`.',
         querystring: PageQuerySchema,
@@ -70,6 +72,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getProject',
         summary: 'Read a project',
         description: 'Any member. A project is private: to a non-member it is unknown (404).',
         params: idParams('project_id'),
@@ -86,6 +89,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateProject',
         summary: 'Update a project',
         description:
           'Owner or admin (a member gets 403, a non-member 404). `name` and/or `slug`, at least one; ' +
@@ -111,6 +115,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listProjectMembers',
         summary: 'List project members',
         description: 'Any member (a non-member gets 404). The owner first, then admins, then members.',
         params: idParams('project_id'),
@@ -134,6 +139,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'addProjectMember',
         summary: 'Add a project member',
         description:
           'Owner or admin; only the owner adds an admin (403). `actor_email` names an existing actor ' +
@@ -160,6 +166,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'removeProjectMember',
         summary: 'Remove a project member',
         description:
           'Owner or admin; only the owner removes an admin (403). Removes the member named by `actor_email` ' +

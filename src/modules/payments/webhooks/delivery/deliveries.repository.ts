@@ -159,3 +159,16 @@ export async function findRetryBlockers(
     .limit(1);
   return row === undefined ? undefined : { isInFlight: row.isLeased, isEndpointEnabled: row.enabled };
 }
+
+/** One delivery of `eventId` to one endpoint, due now (a test event's: no outbox fan-out). */
+export async function insertDueDelivery(
+  tx: Executor,
+  delivery: { id: string; event_id: string; endpoint_id: string; wallet_id: string },
+): Promise<DeliveryView> {
+  const [row] = await tx
+    .insert(webhookDeliveries)
+    .values({ ...delivery, next_attempt_at: sql`now()` })
+    .returning(deliveryColumns);
+  if (row === undefined) throw new Error('the delivery was not written');
+  return row;
+}

@@ -19,7 +19,7 @@ import {
 } from './deliveries.schemas.ts';
 import * as deliveries from './deliveries.service.ts';
 
-const tags = ['payments'];
+const tags = ['Webhook deliveries'];
 const deliveryParams = idParams('delivery_id');
 
 export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db }) => {
@@ -29,6 +29,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'List a webhook endpoint’s deliveries',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). One ' +
@@ -61,6 +62,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getWebhookDelivery',
         summary: 'Read a webhook delivery',
         description:
           'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id). The ' +
@@ -84,6 +86,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWebhookDeliveryAttempts',
         summary: 'List a webhook delivery’s attempts',
         description:
           'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id). Every ' +
@@ -116,6 +119,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'retryWebhookDelivery',
         summary: 'Retry a webhook delivery now',
         description:
           'The owner of the delivery’s wallet only (anyone else gets the 404 of an unknown id, before ' +

@@ -2,13 +2,14 @@
  * The delivery worker end to end (contract 7.3), over real HTTP: test-mode intents and simulated
  * transitions produce deliveries that a local subscriber receives, signed so the official
  * `standardwebhooks` verifier accepts them; failures follow a short retry schedule to `failed`
- * with every attempt recorded; 410 disables the endpoint; a rotation signs with both secrets.
+ * with every attempt recorded; 410 disables the endpoint; a rotation signs with both secrets; a
+ * test event goes the same way.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { expectOk } from '../../../../../test/assertions.ts';
+import { expectError, expectOk } from '../../../../../test/assertions.ts';
 import {
   eventually,
   type Received,
@@ -19,6 +20,9 @@ import type { Intent } from '../../intents/intents.schemas.ts';
 import { paymentsFixtures, UUID_V7, usePaymentsTeam } from '../../payments.fixtures.ts';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../endpoints/endpoints.schemas.ts';
 import { webhookEndpoints } from '../endpoints/endpoints.table.ts';
+import type { PaymentEvent } from '../events/webhook-events.schemas.ts';
+import { TEST_MESSAGE } from '../events/webhook-payloads.ts';
+import type { WebhookDelivery } from './deliveries.schemas.ts';
 import { webhookAttempts, webhookDeliveries } from './delivery.table.ts';
 
 const SCHEDULE = [0, 0.2, 0.2];
@@ -315,5 +319,78 @@ describe('webhook delivery worker', () => {
     assert.equal(String(second!.headers['webhook-signature']).split(' ').length, 1);
     verify(rotated.secret, second!);
     assert.throws(() => verify(endpoint.secret, second!));
+  });
+
+  describe('POST /webhooks/endpoints/{id}/test', () => {
+    it('sends a signed webhook.test through the normal path, whatever the endpoint’s event types', async () => {
+      const { wallet, endpoint } = await setUp('test-event', { event_types: ['payment.refunded'] });
+      const delivery = expectOk(
+        await team().t.post<WebhookDelivery>(`/webhooks/endpoints/${endpoint.id}/test`, {
+          token: team().owner.token,
+        }),
+        202,
+        'payments',
+      );
+      assert.equal(delivery.endpoint_id, endpoint.id);
+      assert.equal(delivery.wallet_id, wallet.id);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attempts, 0);
+
+      const [request] = await waitReceived('test-event', 1);
+      const message = verify(endpoint.secret, request!);
+      assert.equal(request!.headers['webhook-id'], delivery.event_id);
+      assert.deepEqual(message, {
+        type: 'webhook.test',
+        timestamp: message.timestamp,
+        data: {
+          event_id: delivery.event_id,
+          wallet_id: wallet.id,
+          endpoint_id: endpoint.id,
+          message: TEST_MESSAGE,
+        },
+      });
+      const [row] = await settled(endpoint.id, 1);
+      assert.equal(row!.status, 'delivered');
+      const done = expectOk(
+        await team().t.get<WebhookDelivery>(`/webhooks/deliveries/${delivery.id}`, {
+          token: team().owner.token,
+        }),
+      );
+      assert.equal(done.status, 'delivered');
+      assert.equal(done.response_status, 200);
+      // The event is stored like any other, belonging to no intent.
+      const event = expectOk(
+        await team().t.get<PaymentEvent>(`/webhooks/events/${delivery.event_id}`, {
+          token: team().owner.token,
+        }),
+      );
+      assert.equal(event.type, 'webhook.test');
+      assert.equal(event.intent_id, null);
+      assert.equal(event.source, 'test');
+    });
+
+    it('refuses a disabled endpoint (409, nothing stored), and hides another owner’s (404)', async () => {
+      const { endpoint } = await setUp('test-disabled');
+      expectOk(
+        await team().t.patch(`/webhooks/endpoints/${endpoint.id}`, {
+          token: team().owner.token,
+          body: { enabled: false },
+        }),
+      );
+      const refused = expectError(
+        await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`, { token: team().owner.token }),
+        409,
+        'CONFLICT',
+      );
+      assert.equal((refused.meta as { reason: string }).reason, 'endpoint_disabled');
+      assert.equal((await deliveriesOf(endpoint.id)).length, 0);
+      expectError(
+        await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`, { token: team().outsider.token }),
+        404,
+        'NOT_FOUND',
+      );
+      expectError(await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`), 401, 'UNAUTHORIZED');
+      assert.equal((await deliveriesOf(endpoint.id)).length, 0);
+    });
   });
 });

@@ -17,6 +17,7 @@ import type { Config } from '../../../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { EVENT_DATA_FIELDS, REGISTRATION_DATA_FIELDS } from '../../intents/intents.transitions.ts';
+import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
 import { ClaimPacer } from './delivery.pacing.ts';
@@ -199,7 +200,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: queue.ClaimedDelivery, claimId: string): Promise<void> {
-    const fields = delivery.type.startsWith('registration.') ? REGISTRATION_DATA_FIELDS : EVENT_DATA_FIELDS;
+    const fields = dataFieldsOf(delivery.type);
     const data = Object.fromEntries(fields.map((field) => [field, delivery.payload[field]]));
     const body = JSON.stringify({
       type: delivery.type,
@@ -290,4 +291,10 @@ export class DeliveryWorker {
     }
     this.flushing = false;
   }
+}
+
+/** The fields of a stored payload that a delivery of `type` sends as `data` (webhook-payloads.ts). */
+function dataFieldsOf(type: string): readonly string[] {
+  if (type === WEBHOOK_TEST_TYPE) return TEST_DATA_FIELDS;
+  return type.startsWith('registration.') ? REGISTRATION_DATA_FIELDS : EVENT_DATA_FIELDS;
 }

@@ -1,7 +1,7 @@
 /** Routes of contract 7.3 for webhook endpoints (subscribers of a wallet). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../../kernel/auth/plugin.ts';
-import { created, ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';
+import { accepted, created, ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';
 import {
   envelope,
   errorResponses,
@@ -10,17 +10,19 @@ import {
   PageQuerySchema,
 } from '../../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../../deps.ts';
+import { WebhookDelivery } from '../delivery/deliveries.schemas.ts';
 import {
   CreateEndpointBody,
   ENDPOINT_EXAMPLE,
   ENDPOINT_WITH_SECRET_EXAMPLE,
+  TEST_DELIVERY_EXAMPLE,
   UpdateEndpointBody,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
 } from './endpoints.schemas.ts';
 import * as endpoints from './endpoints.service.ts';
 
-const tags = ['payments'];
+const tags = ['Webhook endpoints'];
 const walletParams = idParams('wallet_id');
 const endpointParams = idParams('endpoint_id');
 
@@ -31,6 +33,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'createWebhookEndpoint',
         summary: 'Register a webhook endpoint',
         description:
           'The owner of the wallet only (anyone else gets the 404 of an unknown id). `event_types` ' +
@@ -60,6 +63,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWebhookEndpoints',
         summary: 'List the wallet’s webhook endpoints',
         description:
           'The owner of the wallet only (anyone else gets the 404 of an unknown id). Newest first; ' +
@@ -90,6 +94,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getWebhookEndpoint',
         summary: 'Read a webhook endpoint',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). No ' +
@@ -111,6 +116,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'updateWebhookEndpoint',
         summary: 'Change a webhook endpoint',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). At least ' +
@@ -137,6 +143,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete a webhook endpoint',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
@@ -158,6 +165,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'rotateWebhookEndpointSecret',
         summary: 'Rotate a webhook endpoint’s secret',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Answers ' +
@@ -172,5 +180,34 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
     },
     async (request) =>
       ok(request, await endpoints.rotateSecret(deps, request.params.endpoint_id, actorOf(request))),
+  );
+
+  app.post(
+    '/webhooks/endpoints/:endpoint_id/test',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        operationId: 'sendTestWebhook',
+        summary: 'Send a test event to a webhook endpoint',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). Sends a ' +
+          '`webhook.test` event (see the `webhooks` section), signed with the endpoint’s secret, through ' +
+          'the normal delivery path: stored, attempted at once, retried on the schedule, recorded. ' +
+          'Sent whatever the endpoint’s `event_types`; a disabled endpoint is 409. Answers the delivery ' +
+          '(202, `pending`); `GET /webhooks/deliveries/{delivery_id}` shows how it went.',
+        params: endpointParams,
+        response: {
+          202: envelope(WebhookDelivery, TEST_DELIVERY_EXAMPLE, 'payments', 202),
+          ...errorResponses(400, 401, 404, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      accepted(
+        request,
+        reply,
+        await endpoints.sendTestEvent(deps, request.params.endpoint_id, actorOf(request)),
+      ),
   );
 };

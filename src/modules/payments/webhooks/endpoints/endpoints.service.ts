@@ -8,12 +8,16 @@ import type { Config } from '../../../../kernel/config.ts';
 import type { Database, Executor } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import type { Window } from '../../../../kernel/db/paging.ts';
-import { AppError, notFound } from '../../../../kernel/http/errors.ts';
+import { AppError, conflict, notFound } from '../../../../kernel/http/errors.ts';
 import { serialize } from '../../../../kernel/http/respond.ts';
 import { assertPublicUrl } from '../../../../kernel/net/private-address.ts';
 import { seal } from '../../../../kernel/secret-box.ts';
 import { newWebhookSecret } from '../../../../kernel/webhook-signature.ts';
 import { requireWalletOwner } from '../../access.ts';
+import { insertDueDelivery } from '../delivery/deliveries.repository.ts';
+import type { Outbox } from '../delivery/outbox.ts';
+import { insertTestEvent } from '../events/webhook-events.repository.ts';
+import { TEST_MESSAGE } from '../events/webhook-payloads.ts';
 import * as repo from './endpoints.repository.ts';
 import type { CreateEndpointBody, UpdateEndpointBody } from './endpoints.schemas.ts';
 
@@ -124,4 +128,46 @@ export async function rotateSecret({ db, config }: Deps, endpointId: string, act
     });
   });
   return { ...serialize(endpoint), secret };
+}
+
+/**
+ * Sends a `webhook.test` event to this endpoint through the normal delivery path: the event and
+ * its one delivery are stored together, due now, and the workers are woken; the worker signs and
+ * sends it like any other (retries included). Answers the delivery, which the owner can follow.
+ * A disabled endpoint is refused (409): the worker would fail the delivery without an attempt.
+ */
+export async function sendTestEvent(
+  { db, outbox }: { db: Database; outbox: Pick<Outbox, 'wake'> },
+  endpointId: string,
+  actor: Identity,
+) {
+  const delivery = await db.transaction(async (tx) => {
+    const endpoint = await requireEndpoint(tx, endpointId, actor);
+    if (!endpoint.enabled) {
+      throw conflict(
+        'The endpoint is disabled, so nothing would be sent: enable it first ' +
+          `(PATCH /webhooks/endpoints/${endpoint.id} with enabled: true)`,
+        { reason: 'endpoint_disabled', endpoint_id: endpoint.id },
+      );
+    }
+    const eventId = uuidv7();
+    await insertTestEvent(tx, {
+      id: eventId,
+      wallet_id: endpoint.wallet_id,
+      payload: {
+        event_id: eventId,
+        wallet_id: endpoint.wallet_id,
+        endpoint_id: endpoint.id,
+        message: TEST_MESSAGE,
+      },
+    });
+    return insertDueDelivery(tx, {
+      id: uuidv7(),
+      event_id: eventId,
+      endpoint_id: endpoint.id,
+      wallet_id: endpoint.wallet_id,
+    });
+  });
+  outbox.wake();
+  return serialize(delivery);
 }

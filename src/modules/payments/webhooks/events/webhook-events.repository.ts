@@ -1,12 +1,14 @@
 /**
- * Reads of the stored payment events. They are written only by intents.transitions.ts (through
- * intents.repository.ts), in the transaction of the intent change that caused them.
+ * Reads of the stored payment events. They are written by intents.transitions.ts (through
+ * intents.repository.ts), in the transaction of the intent change that caused them; the one
+ * exception, a `webhook.test` event, is written here.
  */
 import { and, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../../kernel/db/paging.ts';
 import { type PaymentEventRow, paymentEvents } from '../../intents/intents.table.ts';
 import { isOwnedBy } from '../../wallets/wallets.repository.ts';
+import { WEBHOOK_TEST_TYPE } from './webhook-payloads.ts';
 
 export interface EventFilter {
   type?: string | undefined;
@@ -46,4 +48,14 @@ export function listEventsOfWallet(db: Executor, walletId: string, filter: Event
       .offset(window.offset),
     db.select({ total: countAll }).from(paymentEvents).where(where),
   );
+}
+
+/** Stores a `webhook.test` event of the wallet (it belongs to no intent). */
+export async function insertTestEvent(
+  tx: Executor,
+  event: { id: string; wallet_id: string; payload: Record<string, unknown> },
+): Promise<void> {
+  await tx
+    .insert(paymentEvents)
+    .values({ ...event, intent_id: null, type: WEBHOOK_TEST_TYPE, source: 'test' });
 }

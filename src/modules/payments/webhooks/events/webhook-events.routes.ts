@@ -7,7 +7,7 @@ import type { PaymentsDeps } from '../../deps.ts';
 import { EventListQuery, PAYMENT_EVENT_EXAMPLE, PaymentEvent } from './webhook-events.schemas.ts';
 import * as events from './webhook-events.service.ts';
 
-const tags = ['payments'];
+const tags = ['Webhook events'];
 
 export const webhookEventRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db }) => {
   app.get(
@@ -16,6 +16,7 @@ export const webhookEventRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'listWebhookEvents',
         summary: 'List the wallet’s payment events',
         description:
           'The owner of the wallet only (anyone else gets the 404 of an unknown id). The normalized ' +
@@ -51,6 +52,7 @@ export const webhookEventRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async
       config: { auth: 'required' },
       schema: {
         tags,
+        operationId: 'getWebhookEvent',
         summary: 'Read a payment event',
         description:
           'The owner of the event’s wallet only; anyone else gets the 404 of an unknown id, so its ' +

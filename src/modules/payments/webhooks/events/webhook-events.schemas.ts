@@ -1,24 +1,28 @@
 /** Schemas of the stored normalized payment events (contract 7.3, the events a wallet's subscribers get). */
 import { type Static, Type } from 'typebox';
-import { DateTime, PageQuery, Uuid } from '../../../../kernel/http/schemas.ts';
+import { DateTime, Nullable, PageQuery, Uuid } from '../../../../kernel/http/schemas.ts';
 import { EventType } from '../endpoints/endpoints.schemas.ts';
 
 export const PaymentEvent = Type.Object({
   id: Uuid({ description: 'the event id, sent as `webhook-id` with every delivery of it' }),
   wallet_id: Uuid(),
-  intent_id: Uuid(),
-  type: Type.String({ description: '`payment.<intent status>`' }),
+  intent_id: Nullable(Uuid({ description: 'the intent; null only for `webhook.test`' })),
+  type: Type.String({
+    description:
+      '`payment.<intent status>`, `registration.<…>` or `webhook.test` (see the `webhooks` section)',
+  }),
   source: Type.String({
-    description: 'what produced it: `testmode`, `simulate`, `cancel`, or a provider slug (`mercadopago`)',
+    description:
+      'what produced it: `testmode`, `simulate`, `cancel`, `test` (a test event), or a provider slug ' +
+      '(`mercadopago`)',
   }),
   payload: Type.Object(
     {},
     {
       additionalProperties: true,
       description:
-        'the `data` object of the delivery body: `event_id`, `intent_id`, `wallet_id`, `provider`, ' +
-        '`external_id`, `status`, `status_detail`, `amount_cents`, `currency`, `sandbox`, `metadata` ' +
-        '(the intent as it was when the event was recorded)',
+        'the `data` object of the delivery body, as the `webhooks` section describes it per type ' +
+        '(for `payment.*`, the intent as it was when the event was recorded)',
     },
   ),
   created_at: DateTime(),

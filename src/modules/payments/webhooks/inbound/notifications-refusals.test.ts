@@ -148,7 +148,8 @@ describe('POST /webhooks/{provider}: refusals', () => {
     const { t } = bench();
     const doc = JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument;
     const operation = doc.paths['/webhooks/{provider}'].post;
-    assert.equal(operation.security, undefined);
+    // Public, said explicitly: no security requirement.
+    assert.deepEqual(operation.security, []);
     assert.match(operation.description ?? '', /503/);
     const example = operation.responses['200']?.content?.['application/json']?.example as
       | { data: NotificationReceipt }

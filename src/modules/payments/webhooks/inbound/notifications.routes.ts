@@ -13,7 +13,7 @@ import {
 } from './notifications.schemas.ts';
 import * as notifications from './notifications.service.ts';
 
-const tags = ['payments'];
+const tags = ['Provider notifications'];
 
 export const notificationRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
   app,
@@ -26,6 +26,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async
       config: { bodyOptional: true },
       schema: {
         tags,
+        operationId: 'receiveProviderNotification',
         summary: 'Receive a provider notification',
         description:
           'Public: the provider calls it, authenticated by its signature, not a bearer token. Provider ' +
