@@ -144,7 +144,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
   app.post(
     '/projects/:project_id/email-templates/:kind/preview',
     {
-      config: { auth: 'required' },
+      config: { auth: 'required', bodyOptional: true },
       schema: {
         tags,
         operationId: 'previewEmailTemplate',

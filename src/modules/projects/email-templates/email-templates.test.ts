@@ -271,6 +271,13 @@ describe('e-mail templates', () => {
       assert.ok(data.html.includes('https://app.example.com/actions/01937a4e-8f2b-7c3d?token=abc123'));
       assert.ok(data.text.includes('(https://app.example.com/actions/01937a4e-8f2b-7c3d?token=abc123)'));
       assert.ok(!data.text.includes('<'));
+      // The body may be left out entirely (the document marks it optional): the same rendering.
+      const bare = expectOk(
+        await team.t.post<RenderedEmail>(`${url('invite')}/preview`, { token: owner.token }),
+        200,
+        'projects',
+      );
+      assert.deepEqual(bare, data);
     });
 
     it('renders a given template with given values and escapes HTML in the values', async () => {
