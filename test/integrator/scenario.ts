@@ -177,6 +177,29 @@ export async function runScenario(input: ScenarioInput): Promise<ScenarioOutcome
     }),
   );
 
+  // The edition's badges: a default template and the staff one (`origin` null and "staff").
+  for (const origin of [undefined, 'staff'] as const) {
+    dataOf(
+      'create badge template',
+      await client.POST('/editions/{edition_id}/badges', {
+        headers: organizer,
+        params: { path: { edition_id: edition.id } },
+        body: {
+          name: origin === undefined ? 'Attendee badge' : 'Staff badge',
+          design_data: { width: 90, height: 120 },
+          ...(origin === undefined ? {} : { origin }),
+        },
+      }),
+    );
+  }
+  dataOf(
+    'list badge templates',
+    await client.GET('/editions/{edition_id}/badges', {
+      headers: organizer,
+      params: { path: { edition_id: edition.id } },
+    }),
+  );
+
   // 4. The buyer registers: a checkout; paying confirms the registration.
   const registration = dataOf(
     'register',
