@@ -47,10 +47,15 @@ describe('the API reference in a browser', () => {
       await screenshotInView(page, 'reference-overview');
 
       // Feature tags, each operation under its name.
-      await page.getByRole('button', { name: 'Open Group - Webhook endpoints' }).click();
-      await page.getByRole('link', { name: /Send a test event to a webhook endpoint/ }).click();
+      // A sidebar entry (a group or an operation) by its name.
+      const entry = (name: RegExp) =>
+        page.getByRole('button', { name }).or(page.getByRole('link', { name })).first();
+      await entry(/Webhook endpoints/).click();
+      await entry(/^Send a test event to a webhook endpoint/).click();
       await page.getByRole('heading', { name: 'Send a test event to a webhook endpoint' }).waitFor();
-      const samples = async () => (await page.locator('pre, code').allInnerTexts()).join('\n');
+      // The samples on screen (the reference renders sections as they scroll into view).
+      const samples = async () =>
+        (await page.locator('pre:visible, code:visible').allInnerTexts()).join('\n');
       await waitUntil(async () =>
         /curl http:\/\/[^\s]+\/webhooks\/endpoints\/[\w-]+\/test/.test(await samples()),
       );
@@ -67,16 +72,20 @@ describe('the API reference in a browser', () => {
       );
 
       // The webhooks, typed.
-      await page.getByRole('button', { name: 'Open Group - Webhook events' }).click();
-      // A sidebar entry is named by the type, then its method.
-      const webhook = (type: string) =>
-        page.getByRole('link', { name: new RegExp(`^${type.replace('.', '\\.')}\\b`) });
+      await entry(/Webhook events/).click();
+      // A webhook's entry is named by its type, then its method.
+      const webhook = (type: string) => entry(new RegExp(`^${type.replace('.', '\\.')}\\b`));
       for (const type of ['payment.succeeded', 'registration.confirmed', 'webhook.test']) {
         await webhook(type).waitFor();
       }
       await webhook('payment.succeeded').click();
       await page.getByRole('heading', { name: 'payment.succeeded' }).waitFor();
-      await page.getByText('webhook-signature', { exact: true }).first().waitFor();
+      await waitUntil(async () => {
+        const shown = await page.locator('main:visible').allInnerTexts();
+        return shown.some(
+          (text) => text.includes('webhook-signature') && text.includes('"type": "payment.succeeded"'),
+        );
+      });
       await screenshotInView(page, 'reference-webhook');
       assert.deepEqual(failed, []);
     } finally {

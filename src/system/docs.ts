@@ -4,7 +4,7 @@
  * section), and `/docs` shows it with Scalar's reference. The document's URLs
  * (`/docs/openapi.json`, `/docs/json`, `/docs/yaml`) are served precomputed (see precomputed.ts).
  *
- * Scalar's Fastify plugin is used only for its bundled script (`/docs/js/scalar.js`): its own page
+ * Scalar's Fastify plugin is used for its bundled script (`/docs/js/scalar.js`): its own page
  * holds an inline script, which a strict policy would have to allow with a nonce fixed at start-up.
  * Ours passes the configuration in a data attribute of a JSON block instead, which the script
  * reads, so the page runs with `script-src 'self'` and nothing else.
@@ -139,16 +139,19 @@ export async function registerDocs(
     json: precomputed('application/json; charset=utf-8', () => JSON.stringify(app.swagger())),
     yaml: precomputed('application/x-yaml', () => app.swagger({ yaml: true })),
   };
-  // The plugin's page routes show ours (see above).
+  // The plugin's page routes show ours (see above), and its copies of the document (at
+  // /docs/json and /docs/yaml, where swagger-ui had them) serve the precomputed one instead of
+  // converting it on every request.
   app.addHook('onRoute', (route) => {
     if (route.url === '/docs' || route.url === '/docs/') route.handler = sendDocsPage;
+    if (route.url === '/docs/json') route.handler = documents.json;
+    if (route.url === '/docs/yaml') route.handler = documents.yaml;
   });
   await app.register(scalar, {
     routePrefix: '/docs',
+    openApiDocumentEndpoints: { json: '/json', yaml: '/yaml' },
     configuration: { url: '/docs/openapi.json' },
     logLevel: 'warn',
   });
-  app.get('/docs/json', { schema: { hide: true } }, documents.json);
-  app.get('/docs/yaml', { schema: { hide: true } }, documents.yaml);
   return documents;
 }

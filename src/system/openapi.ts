@@ -95,7 +95,7 @@ export type DocumentedSchema = FastifySchema & {
 /** The schema a route is documented with (@fastify/swagger's `transform`). */
 export function documentedSchema(
   schema: DocumentedSchema,
-  route: Pick<RouteOptions, 'config'>,
+  route: Partial<Pick<RouteOptions, 'config' | 'method'>>,
 ): DocumentedSchema {
   if (schema.hide === true) return schema;
   const tag = schema.tags?.[0];
@@ -110,7 +110,10 @@ export function documentedSchema(
       .map(([status]) => Number(status)),
   );
   statuses.add(400); // every operation refuses a query parameter it does not know
-  if (schema.body !== undefined) {
+  // Any method but GET and HEAD has its body read (and refused when too large or not JSON), with a
+  // body schema or without one.
+  const methods = [route.method ?? []].flat();
+  if (schema.body !== undefined || methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
     statuses.add(413);
     statuses.add(415);
   }

@@ -82,11 +82,17 @@ export const systemRoutes: FastifyPluginAsync<{
         description:
           'Prometheus text exposition: request counts and durations per route, process metrics. ' +
           'Not an envelope. Bind it privately in production.',
-        produces: ['text/plain'],
         response: {
-          200: Type.String({
-            examples: ['http_requests_total{method="GET",route="/health",status="200"} 3'],
-          }),
+          // Only the 200 is text; its errors are the JSON envelope, like everywhere else.
+          200: {
+            description: 'Prometheus text format 0.0.4',
+            content: {
+              'text/plain': {
+                schema: Type.String(),
+                example: 'http_requests_total{method="GET",route="/health",status="200"} 3',
+              },
+            },
+          },
         },
       },
     },
