@@ -1,9 +1,10 @@
 /**
  * What the route schemas do not say themselves, added once while @fastify/swagger builds the
  * document: the tags and their groups (one tag per feature, grouped by module), the empty
- * `security` of public operations, the error statuses every route can answer (413 and 415 where
- * a body is taken, 429 where the rate limit counts, 500 everywhere) with an example per status in
- * the route's module, and `requestBody.required: false` where the route takes no body at all.
+ * `security` of public operations, the error statuses every route can answer (400 everywhere, 413
+ * and 415 wherever a body is read, 429 where the rate limit counts, 500 everywhere) with an
+ * example per status in the route's module, a description on each success answer, and
+ * `requestBody.required: false` where the body may be left out.
  * The runtime schemas are left as they are: this only shapes the document.
  */
 import { STATUS_CODES } from 'node:http';

@@ -220,9 +220,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /**
- * Error responses of a route, for the OpenAPI document (and serialization of those errors). With
- * `module`, each carries its status's example; without, the document's finishing pass adds it
- * (`system/openapi.ts`, which knows the route's module from its tag).
+ * Error responses of a route, for the OpenAPI document (and serialization of those errors). Their
+ * examples are added to the document by `system/openapi.ts`, which knows the route's module from
+ * its tag.
  */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)])) as Record<
