@@ -35,6 +35,9 @@ describe('system routes', () => {
     assert.match(String(response.headers['content-type']), /text\/plain/);
     assert.match(response.text, /http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
     assert.match(response.text, /http_request_duration_seconds_bucket/);
+    // The webhook queue: its depth and how long its oldest due delivery has waited (none: 0).
+    assert.match(response.text, /^webhook_deliveries_due 0$/m);
+    assert.match(response.text, /^webhook_queue_oldest_due_age_seconds 0$/m);
   });
 
   it('serves the docs page and the OpenAPI document', async () => {

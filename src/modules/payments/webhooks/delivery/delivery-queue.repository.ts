@@ -154,14 +154,24 @@ export async function disableGoneEndpoints(db: Executor, endpointIds: string[]):
 }
 
 /** Pending deliveries due now and not leased (the queue depth metric). */
-export async function countDue(db: Executor): Promise<number> {
-  const [row] = await queryRows<{ due: number }>(
+export interface DueQueue {
+  /** Pending deliveries due now and not claimed. */
+  due: number;
+  /** How long the oldest of them has been due, in seconds (0 when none is). */
+  oldestAgeSeconds: number;
+}
+
+/** The queue as the metrics show it, in one query. */
+export async function readDueQueue(db: Executor): Promise<DueQueue> {
+  const [row] = await queryRows<{ due: number; oldest_age: number }>(
     db,
-    sql`select count(*)::int as due from webhook_deliveries
+    sql`select count(*)::int as due,
+          coalesce(extract(epoch from now() - min(next_attempt_at)), 0)::float8 as oldest_age
+        from webhook_deliveries
         where status = 'pending' and next_attempt_at <= now()
           and (leased_until is null or leased_until < now())`,
   );
-  return Number(row?.due ?? 0);
+  return { due: Number(row?.due ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest_age ?? 0)) };
 }
 
 /** Wakes every worker (any process) to look for due deliveries. */

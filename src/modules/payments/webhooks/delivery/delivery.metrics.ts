@@ -1,5 +1,9 @@
 /** The delivery worker's Prometheus metrics, in the registry of the app (or of `npm run worker`). */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { DueQueue } from './delivery-queue.repository.ts';
+
+/** How long one reading of the queue serves the gauges of a scrape (they are collected one by one). */
+const QUEUE_READING_MS = 1_000;
 
 export interface WorkerMetrics {
   attempts: Counter<'result'>;
@@ -9,15 +13,31 @@ export interface WorkerMetrics {
 
 export function registerWorkerMetrics(
   registry: Registry,
-  probes: { due: () => Promise<number>; inFlight: () => number },
+  probes: { queue: () => Promise<DueQueue>; inFlight: () => number },
 ): WorkerMetrics {
   const registers = [registry];
+  // Both queue gauges come from one query per scrape.
+  let reading: { at: number; queue: Promise<DueQueue> } | undefined;
+  const queue = () => {
+    const now = Date.now();
+    if (reading === undefined || now - reading.at > QUEUE_READING_MS)
+      reading = { at: now, queue: probes.queue() };
+    return reading.queue;
+  };
   new Gauge({
     name: 'webhook_deliveries_due',
     help: 'Pending webhook deliveries due now and not claimed (queue depth)',
     registers,
     async collect() {
-      this.set(await probes.due());
+      this.set((await queue()).due);
+    },
+  });
+  new Gauge({
+    name: 'webhook_queue_oldest_due_age_seconds',
+    help: 'How long the oldest pending delivery due now and not claimed has waited (0: none)',
+    registers,
+    async collect() {
+      this.set((await queue()).oldestAgeSeconds);
     },
   });
   new Gauge({

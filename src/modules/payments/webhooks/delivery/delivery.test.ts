@@ -24,6 +24,7 @@ import type { PaymentEvent } from '../events/webhook-events.schemas.ts';
 import { TEST_MESSAGE } from '../events/webhook-payloads.ts';
 import type { WebhookDelivery } from './deliveries.schemas.ts';
 import { webhookAttempts, webhookDeliveries } from './delivery.table.ts';
+import { readDueQueue } from './delivery-queue.repository.ts';
 
 const SCHEDULE = [0, 0.2, 0.2];
 
@@ -392,5 +393,33 @@ describe('webhook delivery worker', () => {
       expectError(await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`), 401, 'UNAUTHORIZED');
       assert.equal((await deliveriesOf(endpoint.id)).length, 0);
     });
+  });
+});
+
+describe('the queue the metrics read', () => {
+  // No worker: a delivery that comes due stays due and unclaimed.
+  const team = usePaymentsTeam({ WEBHOOK_WORKER: 'false' });
+
+  it('counts the due deliveries and how long the oldest has waited', async () => {
+    assert.deepEqual(await readDueQueue(team().t.db), { due: 0, oldestAgeSeconds: 0 });
+    const { id: walletId } = expectOk(
+      await team().t.post<{ id: string }>('/wallets', { token: team().owner.token, body: { name: 'Queue' } }),
+      201,
+    );
+    const endpoint = expectOk(
+      await team().t.post<WebhookEndpoint>(`/wallets/${walletId}/webhooks/endpoints`, {
+        token: team().owner.token,
+        body: { name: 'Nobody', url: 'http://127.0.0.1:9/hooks' },
+      }),
+      201,
+    );
+    expectOk(
+      await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`, { token: team().owner.token }),
+      202,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const queue = await readDueQueue(team().t.db);
+    assert.equal(queue.due, 1);
+    assert.ok(queue.oldestAgeSeconds >= 1, `${queue.oldestAgeSeconds} s`);
   });
 });

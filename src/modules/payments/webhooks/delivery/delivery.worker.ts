@@ -99,7 +99,7 @@ export class DeliveryWorker {
       options.registry === undefined
         ? undefined
         : registerWorkerMetrics(options.registry, {
-            due: () => queue.countDue(this.db),
+            queue: () => queue.readDueQueue(this.db),
             inFlight: () => this.inFlight,
           });
   }
