@@ -2,8 +2,8 @@
  * Security headers on every response: helmet's defaults with a policy fit for a JSON API (no
  * scripts, styles or framing). They are a constant object set in one call, instead of running the
  * helmet middleware per request (@fastify/helmet rebuilds its policy on every request, measured
- * at 3–5 % of a cheap read's CPU). The docs page replaces the CSP with its own (swagger-ui's
- * staticCSP, set later in the request).
+ * at 3–5 % of a cheap read's CPU). The reference page (`system/docs.ts`) and the people-facing
+ * pages (`kernel/pages/layout.ts`) replace the CSP with their own, set later in the request.
  */
 import type { FastifyInstance } from 'fastify';
 

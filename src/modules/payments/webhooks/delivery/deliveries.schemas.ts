@@ -60,6 +60,17 @@ export const DELIVERY_EXAMPLE = {
   updated_at: '2026-11-22T10:00:00.250Z',
 };
 
+/** A test event's delivery as `POST …/test` answers it: stored, due now, not yet attempted. */
+export const TEST_DELIVERY_EXAMPLE = {
+  ...DELIVERY_EXAMPLE,
+  attempts: 0,
+  last_attempted_at: null,
+  response_status: null,
+  response_body: null,
+  next_attempt_at: DELIVERY_EXAMPLE.created_at,
+  updated_at: DELIVERY_EXAMPLE.created_at,
+};
+
 export const DeliveryListQuery = Type.Object(
   { ...PageQuery, status: Type.Optional(DeliveryStatus) },
   { additionalProperties: false },

@@ -10,12 +10,11 @@ import {
   PageQuerySchema,
 } from '../../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../../deps.ts';
-import { WebhookDelivery } from '../delivery/deliveries.schemas.ts';
+import { TEST_DELIVERY_EXAMPLE, WebhookDelivery } from '../delivery/deliveries.schemas.ts';
 import {
   CreateEndpointBody,
   ENDPOINT_EXAMPLE,
   ENDPOINT_WITH_SECRET_EXAMPLE,
-  TEST_DELIVERY_EXAMPLE,
   UpdateEndpointBody,
   WebhookEndpoint,
   WebhookEndpointWithSecret,

@@ -98,20 +98,3 @@ export const UpdateEndpointBody = Type.Object(
 export type UpdateEndpointBody = Static<typeof UpdateEndpointBody>;
 
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
-
-/** A test event's delivery as `POST …/test` answers it: stored, due now, not yet attempted. */
-export const TEST_DELIVERY_EXAMPLE = {
-  id: '01937a50-8888-7000-8000-000000000081',
-  endpoint_id: '01937a50-6666-7000-8000-000000000061',
-  event_id: '01937a50-7777-7000-8000-000000000071',
-  wallet_id: '01937a50-3333-7000-8000-000000000030',
-  status: 'pending',
-  attempts: 0,
-  last_attempted_at: null,
-  response_status: null,
-  response_body: null,
-  last_error: null,
-  next_attempt_at: '2026-11-22T10:00:00.000Z',
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.000Z',
-};

@@ -8,6 +8,7 @@ import { type TSchema, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
 import { INTENT_STATUS_DETAILS, INTENT_STATUSES } from '../../intents/intents.table.ts';
 import { WEBHOOK_EVENT_TYPES } from '../endpoints/endpoints.schemas.ts';
+import { PAYMENT_EVENT_EXAMPLE } from './webhook-events.schemas.ts';
 
 /** The event `POST /webhooks/endpoints/{endpoint_id}/test` sends; never sent otherwise. */
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
@@ -105,8 +106,6 @@ const HEADERS = [
   },
 ];
 
-const EXAMPLE_ID = '01937a50-7777-7000-8000-000000000070';
-
 function examplePayload(type: string): unknown {
   const timestamp = '2026-11-22T10:00:00.000Z';
   if (type === WEBHOOK_TEST_TYPE) {
@@ -114,7 +113,7 @@ function examplePayload(type: string): unknown {
       type,
       timestamp,
       data: {
-        event_id: EXAMPLE_ID,
+        event_id: PAYMENT_EVENT_EXAMPLE.id,
         wallet_id: '01937a50-3333-7000-8000-000000000030',
         endpoint_id: '01937a50-6666-7000-8000-000000000061',
         message: TEST_MESSAGE,
@@ -139,18 +138,11 @@ function examplePayload(type: string): unknown {
   return {
     type,
     timestamp,
+    // The stored event's payload is what is sent: the same example, in this type's status.
     data: {
-      event_id: EXAMPLE_ID,
-      intent_id: '01937a50-6666-7000-8000-000000000060',
-      wallet_id: '01937a50-3333-7000-8000-000000000030',
-      provider: 'mercadopago',
-      external_id: '1234567890',
+      ...PAYMENT_EVENT_EXAMPLE.payload,
       status,
       status_detail: status === 'rejected' ? 'insufficient_funds' : null,
-      amount_cents: 5000,
-      currency: 'BRL',
-      sandbox: true,
-      metadata: { order_id: 'A-1001' },
     },
   };
 }
