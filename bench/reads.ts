@@ -1,42 +1,69 @@
 /**
  * The read-route suite of `npm run bench` (`BENCH_SUITES=reads`): load-tests public read routes
- * of the service on PostgreSQL against a bare Fastify route serving the same bytes, and checks the floor of issue 2 (item 10): for every
- * target, service req/s ≥ 0.15 × bare req/s and service p99 < 50 ms at 50 connections, with only
- * 2xx answers. See bench/README.md for the method and how to read the output.
+ * of the service on PostgreSQL and checks two floors, both at 50 connections with only 2xx
+ * answers (targets and tables in bench/reads-report.ts):
+ * - issue 2, item 10: the service as it runs by default (its microcache on) against a bare
+ *   Fastify route serving the same bytes: req/s ≥ 0.15 × bare req/s, p99 < 50 ms;
+ * - issue 17: a second service without the microcache (every request reaches PostgreSQL) against
+ *   the same SQL statement sent straight through `pg` (bench/reads-pg.ts): req/s ≥ 0.6 × queries/s.
+ * See bench/README.md for the method and how to read the output.
  *
  * Steps:
  *   1. create a fresh database on the local PostgreSQL server (dropped first if it exists);
- *   2. make an Ed25519 key pair, start the service as a child process trusting its public key;
+ *   2. make an Ed25519 key pair, start the service (and the uncached one) as child processes
+ *      trusting its public key;
  *   3. seed through the HTTP API with a token signed by that key;
  *   4. capture each target's real response body, start the bare server serving those bodies;
- *   5. per target: warm up and measure the bare route, then the service route;
- *   6. print the table and the verdict;
- *   7. stop both children, drop the database; 1 if a floor failed.
+ *      capture each target's SQL statement from its repository function, on a pool of our own;
+ *   5. per target: warm up and measure the bare route, the service route, the uncached service
+ *      route, then the statement straight through pg;
+ *   6. print the tables and the verdict;
+ *   7. stop the children, drop the database; 1 if a floor failed.
  *
  * Environment (all optional): BENCH_DURATION (seconds per measurement, 10), BENCH_WARMUP
- * (seconds, 2), BENCH_CONNECTIONS (50), BENCH_DATABASE_URL (admin URL of the server,
- * postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME (convene_bench),
- * BENCH_PORT (first port tried for the service; the bare server takes the next free one, 18470),
- * BENCH_TARGETS (comma-separated target keys, e.g. `editions-list`; all when unset).
- * BENCH_PROFILE (a directory: the service writes a V8 CPU profile there when it exits).
+ * (seconds, 2), BENCH_CONNECTIONS (50; also the callers straight through pg), BENCH_DATABASE_URL
+ * (admin URL of the server, postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME
+ * (convene_bench), BENCH_PORT (first port tried for the service; the uncached service and the
+ * bare server take the next free ones, 18470), BENCH_TARGETS (comma-separated target keys, e.g.
+ * `editions-list`; all when unset), PUBLIC_CACHE_TTL_MS (the first service's microcache, 1000; 0
+ * runs one service, uncached, for both floors), BENCH_PROFILE (a directory: the services write a
+ * V8 CPU profile there when they exit).
  */
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
+import type { Database } from '../src/kernel/db/client.ts';
+import { pageWindow } from '../src/kernel/http/respond.ts';
+import { listTemplatesOfPublishedEdition } from '../src/modules/events/certifications/certifications.repository.ts';
+import {
+  findPublishedEditionBySlugs,
+  listPublishedEditionsOfPublishedEvent,
+} from '../src/modules/events/editions/editions.repository.ts';
+import { listPublicProgramsOfPublishedEdition } from '../src/modules/events/programs/programs.repository.ts';
 import {
   type BareRoute,
   beginSuite,
   callApi,
   cleanUp,
   common,
-  cpuSeconds,
   freePort,
   log,
   logLoad,
   positiveInteger,
-  printTable as printRows,
+  sleep,
   startBareServer,
   startService,
 } from './lib.ts';
+import { type CapturedQuery, captureQuery, openServiceDatabase, warmAndMeasureQuery } from './reads-pg.ts';
+import {
+  type DatabaseRow,
+  judge,
+  judgeAgainstDatabase,
+  type Measurement,
+  printBareTable,
+  printDatabaseTable,
+  type Row,
+} from './reads-report.ts';
+import { cpuSnapshot, cpuUsed } from './webhooks-observe.ts';
 
 // ---------- what is measured ----------
 
@@ -56,6 +83,11 @@ interface Target {
   path(seed: Seed): string;
   /** Send the seed token as a bearer token (for routes that need a caller). Default: anonymous. */
   isAuthenticated?: boolean;
+  /**
+   * The repository call the route's handler makes for that request, with the same arguments: its
+   * SQL statement is captured and sent straight through pg as the uncached route's baseline.
+   */
+  query(db: Database, seed: Seed): Promise<unknown>;
 }
 
 const EDITION_COUNT = 20;
@@ -69,26 +101,33 @@ const TARGETS: Target[] = [
     key: 'edition-by-slugs',
     label: 'edition by slugs (op 3)',
     path: (s) => `/events/${s.eventSlug}:by-slug/editions/${s.editions[0]!.slug}:by-slug`,
+    query: (db, s) => findPublishedEditionBySlugs(db, s.eventSlug, s.editions[0]!.slug),
   },
   {
     key: 'editions-list',
     label: 'public editions list',
     path: (s) => `/events/${s.eventId}/editions`,
+    query: (db, s) => listPublishedEditionsOfPublishedEvent(db, s.eventId, pageWindow({})),
   },
   {
     key: 'programs-list',
     label: `programs, ${PROGRAM_COUNT} (op 9)`,
     path: (s) => `/editions/${s.editions[0]!.id}/programs?limit=${PROGRAM_COUNT}`,
+    query: (db, s) =>
+      listPublicProgramsOfPublishedEdition(
+        db,
+        s.editions[0]!.id,
+        undefined,
+        pageWindow({ limit: PROGRAM_COUNT }),
+      ),
   },
   {
     key: 'certification-templates',
     label: 'certification templates (op 4)',
     path: (s) => `/editions/${s.editions[0]!.id}/certifications/templates`,
+    query: (db, s) => listTemplatesOfPublishedEdition(db, s.editions[0]!.id, pageWindow({})),
   },
 ];
-
-/** Issue 2, item 10. */
-const FLOOR = { minRatio: 0.15, maxP99Ms: 50 };
 
 // ---------- settings ----------
 
@@ -190,20 +229,6 @@ async function seed(base: string, token: string): Promise<Seed> {
 
 // ---------- 5. measure ----------
 
-interface Measurement {
-  rps: number;
-  /** CPU time the measured process spent per request, in ms (Linux only; NaN elsewhere). */
-  cpuMsPerRequest: number;
-  /** That process's CPU use during the measurement, in % of one core. */
-  cpuPercent: number;
-  p50: number;
-  p99: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
 /** Settles between runs, so one run's queued requests do not spill into the next one. */
 const SETTLE_MS = 1_000;
 
@@ -213,16 +238,15 @@ async function load(
   durationS: number,
   server: ChildProcess,
 ): Promise<Measurement> {
-  const cpuBefore = cpuSeconds(server.pid);
-  const startedAt = performance.now();
+  const before = cpuSnapshot(server, [], settings.databaseName);
   const result = await autocannon({ url, headers, connections: settings.connections, duration: durationS });
-  const elapsedS = (performance.now() - startedAt) / 1000;
-  const cpuUsed = cpuSeconds(server.pid) - cpuBefore;
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const cpu = cpuUsed(before, cpuSnapshot(server, [], settings.databaseName));
+  await sleep(SETTLE_MS);
   return {
     rps: result.requests.average,
-    cpuMsPerRequest: (cpuUsed * 1000) / Math.max(1, result.requests.total),
-    cpuPercent: (cpuUsed / elapsedS) * 100,
+    cpuMsPerRequest: (cpu.service * 1000) / Math.max(1, result.requests.total),
+    cpuPercent: (cpu.service / cpu.elapsed) * 100,
+    cpu,
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
@@ -241,69 +265,14 @@ async function warmAndMeasure(
   return load(url, headers, settings.durationS, server);
 }
 
-// ---------- 6. report ----------
-
-interface Row {
-  target: Target;
-  bare: Measurement;
-  service: Measurement;
-  ratio: number;
-  failures: string[];
-}
-
-function judge(target: Target, bare: Measurement, service: Measurement): Row {
-  const ratio = bare.rps === 0 ? 0 : service.rps / bare.rps;
-  const failures: string[] = [];
-  if (ratio < FLOOR.minRatio) failures.push(`ratio ${ratio.toFixed(3)} < ${FLOOR.minRatio}`);
-  if (service.p99 >= FLOOR.maxP99Ms) failures.push(`p99 ${service.p99} ms >= ${FLOOR.maxP99Ms} ms`);
-  if (service.non2xx > 0) failures.push(`${service.non2xx} non-2xx answers`);
-  if (service.errors > 0) failures.push(`${service.errors} errors (${service.timeouts} timeouts)`);
-  if (bare.non2xx > 0 || bare.errors > 0) failures.push('the bare server itself failed requests');
-  return { target, bare, service, ratio, failures };
-}
-
-function printTable(rows: Row[]): void {
-  const header = [
-    'target',
-    'bare req/s',
-    'service req/s',
-    'ratio',
-    'service p50/p99 ms',
-    'bare p50/p99 ms',
-    'CPU ms/req svc/bare',
-    'svc CPU %',
-    'non-2xx/errors',
-    'result',
-  ];
-  const cells = rows.map((row) => [
-    row.target.label,
-    row.bare.rps.toFixed(0),
-    row.service.rps.toFixed(0),
-    row.ratio.toFixed(3),
-    `${row.service.p50} / ${row.service.p99}`,
-    `${row.bare.p50} / ${row.bare.p99}`,
-    `${row.service.cpuMsPerRequest.toFixed(3)} / ${row.bare.cpuMsPerRequest.toFixed(3)}`,
-    row.service.cpuPercent.toFixed(0),
-    `${row.service.non2xx} / ${row.service.errors}`,
-    row.failures.length === 0 ? 'PASS' : 'FAIL',
-  ]);
-  printRows(header, cells);
-  process.stdout.write(
-    `\nfloor: ratio >= ${FLOOR.minRatio} and service p99 < ${FLOOR.maxP99Ms} ms at ${settings.connections} ` +
-      `connections, only 2xx; ${settings.durationS} s per measurement after ${settings.warmupS} s warm-up\n`,
-  );
-  for (const row of rows) {
-    for (const failure of row.failures) process.stdout.write(`FAIL ${row.target.label}: ${failure}\n`);
-  }
-}
-
 // ---------- the run ----------
 
 export async function runReads(): Promise<number> {
   const started = Date.now();
   const targets = selectedTargets();
+  let database: Awaited<ReturnType<typeof openServiceDatabase>> | undefined;
   try {
-    // 1, 2. database, keys and service
+    // 1, 2. database, keys and services
     const {
       databaseUrl: serviceDatabaseUrl,
       signer,
@@ -312,20 +281,33 @@ export async function runReads(): Promise<number> {
       settings.databaseName,
       `${settings.connections} connections, ${settings.durationS} s per measurement`,
     );
+    // The service's default microcache (1 s); PUBLIC_CACHE_TTL_MS=0 npm run bench measures without it.
+    const cacheTtlMs = process.env.PUBLIC_CACHE_TTL_MS ?? '1000';
     const service = await startService(serviceDatabaseUrl, servicePort, signer.publicJwks, {
-      // The service's default microcache (1 s); PUBLIC_CACHE_TTL_MS=0 npm run bench measures without it.
-      PUBLIC_CACHE_TTL_MS: process.env.PUBLIC_CACHE_TTL_MS ?? '1000',
+      PUBLIC_CACHE_TTL_MS: cacheTtlMs,
     });
     const serviceBase = `http://127.0.0.1:${servicePort}`;
     log('service ready');
+    // Issue 17's floor is about requests that reach PostgreSQL: a second service on the same
+    // database without the microcache, unless the first one already runs without it.
+    const isCacheOff = Number(cacheTtlMs) <= 0;
+    const uncachedPort = isCacheOff ? servicePort : await freePort(servicePort + 1);
+    const uncached = isCacheOff
+      ? service
+      : await startService(serviceDatabaseUrl, uncachedPort, signer.publicJwks, { PUBLIC_CACHE_TTL_MS: '0' });
+    const uncachedBase = `http://127.0.0.1:${uncachedPort}`;
+    if (!isCacheOff) log(`uncached service (PUBLIC_CACHE_TTL_MS=0) ready on port ${uncachedPort}`);
 
     // 3. seed
     const token = await signer.token('bench@example.com');
     const seeded = await seed(serviceBase, token);
     log(`seeded 1 published event with ${seeded.editions.length} published editions`);
 
-    // 4. real bodies and the bare server
+    // 4. real bodies and the bare server; each target's statement, for pg
+    database = await openServiceDatabase(serviceDatabaseUrl);
+    const poolSize = database.pool.options.max ?? 10;
     const bareRoutes: BareRoute[] = [];
+    const queries = new Map<Target, CapturedQuery>();
     for (const target of targets) {
       const response = await fetch(`${serviceBase}${target.path(seeded)}`, {
         headers: headersOf(target, seeded),
@@ -335,14 +317,30 @@ export async function runReads(): Promise<number> {
         throw new Error(`${target.label}: ${target.path(seeded)} answered ${response.status}: ${body}`);
       }
       bareRoutes.push({ path: `/bare/${target.key}`, body });
-      log(`captured ${target.label}: ${Buffer.byteLength(body)} bytes`);
+      const { db, pool } = database;
+      const query = await captureQuery(pool, db, (captureDb) => target.query(captureDb, seeded));
+      // The statement must answer what the route answered: one row an item (or the one resource).
+      const { data } = JSON.parse(body) as { data: unknown };
+      const items = Array.isArray(data) ? data.length : 1;
+      if (query.rowCount !== items) {
+        throw new Error(
+          `${target.label}: ${query.config.name} answers ${query.rowCount} rows, the route ${items}`,
+        );
+      }
+      queries.set(target, query);
+      log(
+        `captured ${target.label}: ${Buffer.byteLength(body)} bytes; statement ${query.config.name}, ` +
+          `${query.rowCount} row(s)`,
+      );
     }
-    const barePort = await freePort(servicePort + 1);
+    const barePort = await freePort(Math.max(servicePort, uncachedPort) + 1);
     const bare = await startBareServer(bareRoutes, barePort);
     log(`bare server ready on port ${barePort}`);
 
-    // 5. measure, one target at a time, bare first
+    // 5. measure, one target at a time: bare, service, uncached service, then straight through pg
+    // right after it, so that the two sides of issue 17's ratio see the same machine.
     const rows: Row[] = [];
+    const databaseRows: DatabaseRow[] = [];
     for (const target of targets) {
       const headers = headersOf(target, seeded);
       log(`${target.label}: bare route (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
@@ -353,22 +351,44 @@ export async function runReads(): Promise<number> {
       );
       log(`${target.label}: service route ${target.path(seeded)}`);
       const serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers, service);
-      const row = judge(target, bareResult, serviceResult);
+      const row = judge(target.label, bareResult, serviceResult);
       rows.push(row);
       log(
         `${target.label}: bare ${bareResult.rps.toFixed(0)} req/s, service ${serviceResult.rps.toFixed(0)} ` +
           `req/s (ratio ${row.ratio.toFixed(3)}), service p99 ${serviceResult.p99} ms`,
       );
+
+      let uncachedResult = serviceResult;
+      if (!isCacheOff) {
+        log(`${target.label}: uncached service route`);
+        uncachedResult = await warmAndMeasure(`${uncachedBase}${target.path(seeded)}`, headers, uncached);
+      }
+      const query = queries.get(target)!;
+      log(`${target.label}: ${query.config.name} straight through pg (pool of ${poolSize})`);
+      const pgResult = await warmAndMeasureQuery(
+        database.pool,
+        query,
+        { callers: settings.connections, warmupS: settings.warmupS, durationS: settings.durationS },
+        { service: uncached, databaseName: settings.databaseName },
+      );
+      const databaseRow = judgeAgainstDatabase(target.label, uncachedResult, pgResult, query.rowCount);
+      databaseRows.push(databaseRow);
+      log(
+        `${target.label}: uncached service ${uncachedResult.rps.toFixed(0)} req/s, pg ` +
+          `${pgResult.qps.toFixed(0)} queries/s (ratio ${databaseRow.ratio.toFixed(3)})`,
+      );
     }
 
     // 6. report
     logLoad('after the run');
-    printTable(rows);
-    const hasFailed = rows.some((row) => row.failures.length > 0);
+    printBareTable(rows, settings);
+    printDatabaseTable(databaseRows, settings, poolSize);
+    const hasFailed = [...rows, ...databaseRows].some((row) => row.failures.length > 0);
     log(`${hasFailed ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return hasFailed ? 1 : 0;
   } finally {
-    // 7. clean up, whatever happened above
+    // 7. clean up, whatever happened above (our pool first: the drop would cut it off)
+    await database?.close();
     await cleanUp();
   }
 }
