@@ -49,6 +49,17 @@ export interface Config {
      * delivery worker. Turn it off when workers run as their own processes (`npm run worker`).
      */
     worker: boolean;
+    /** `WEBHOOK_CONCURRENCY` (default 256): attempts in flight at once in one worker process. */
+    concurrency: number;
+    /** `WEBHOOK_ENDPOINT_CONCURRENCY` (default 16): of those, at most this many to one endpoint. */
+    endpointConcurrency: number;
+    /**
+     * The circuit breaker: `WEBHOOK_BREAKER_FAILURES` (default 10) failed attempts in a row to one
+     * endpoint pause it for `WEBHOOK_BREAKER_PAUSE_MS` (default 30 s), doubled at each trip in a
+     * row up to 64 times; then one attempt probes it, and a success closes the breaker.
+     */
+    breakerFailures: number;
+    breakerPauseMs: number;
   };
   rateLimitPerMinute: number;
   checkout: {
@@ -155,6 +166,10 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_TIMEOUT_MS: Whole(1, 600_000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Flag(),
   WEBHOOK_WORKER: Flag(),
+  WEBHOOK_CONCURRENCY: Whole(1, 10_000),
+  WEBHOOK_ENDPOINT_CONCURRENCY: Whole(1, 10_000),
+  WEBHOOK_BREAKER_FAILURES: Whole(1, 1_000_000),
+  WEBHOOK_BREAKER_PAUSE_MS: Whole(1, 86_400_000),
   RATE_LIMIT_PER_MINUTE: Whole(0, 10_000_000),
   CHECKOUT_HOLD_MINUTES: Whole(5, 120),
   CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
@@ -271,6 +286,10 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 15000,
       allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !isProduction,
       worker: vars.WEBHOOK_WORKER ?? true,
+      concurrency: vars.WEBHOOK_CONCURRENCY ?? 256,
+      endpointConcurrency: vars.WEBHOOK_ENDPOINT_CONCURRENCY ?? 16,
+      breakerFailures: vars.WEBHOOK_BREAKER_FAILURES ?? 10,
+      breakerPauseMs: vars.WEBHOOK_BREAKER_PAUSE_MS ?? 30_000,
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 1200,
     checkout: {

@@ -6,7 +6,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { queryRows, queryRowsPrepared } from '../../../../kernel/db/raw.ts';
-import { leaseDue } from '../../../../kernel/jobs/lease.ts';
 import type { DeliveryStatus } from './delivery.table.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 
@@ -25,37 +24,76 @@ export interface ClaimedDelivery {
   previous_secret_expires_at: Date | null;
 }
 
+/** What a claim must respect of this process's attempts already in flight (issue 17). */
+export interface ClaimLimits {
+  /** Deliveries to take at most. */
+  limit: number;
+  /** Attempts in flight to one endpoint at most (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  endpointCap: number;
+  /** This process's attempts in flight, by endpoint (only endpoints with some). */
+  busy: ReadonlyMap<string, number>;
+  /** Endpoints to leave out entirely: at their cap here, or known to be paused. */
+  held: readonly string[];
+}
+
+/** How many more due rows than `limit` a claim looks at, so that capped endpoints leave room. */
+const CANDIDATES_PER_CLAIMED = 4;
+
 /**
  * Up to `limit` due pending deliveries not under a running lease, oldest due first, leased to
- * `claimId` for `leaseMs` (kernel/jobs/lease.ts), with what an attempt needs of the event and the
- * endpoint in the same statement.
+ * `claimId` for `leaseMs` (the fencing of kernel/jobs/lease.ts), with what an attempt needs of the
+ * event and the endpoint in the same statement. Fair to endpoints: endpoints in `held` are skipped
+ * in the scan, no endpoint gets more than its room (its cap less what is in flight here), an
+ * endpoint whose breaker is open (`paused_until` ahead) gets nothing, and one whose pause has
+ * passed gets a single probe at a time. So a slow or failing endpoint's backlog, however old, never
+ * takes the claims of the others.
  */
-export function claimDue(db: Executor, claimId: string, limit: number, leaseMs: number) {
+export function claimDue(db: Executor, claimId: string, leaseMs: number, limits: ClaimLimits) {
+  const busyIds = [...limits.busy.keys()];
   return queryRowsPrepared<ClaimedDelivery>(
     db,
     'claim_due_deliveries',
-    leaseDue({
-      table: sql`webhook_deliveries`,
-      alias: sql`d`,
-      due: sql`status = 'pending' and next_attempt_at <= now()`,
-      orderBy: sql`next_attempt_at`,
-      limit,
-      leaseMs,
-      claimId,
-      join: {
-        from: sql`, payment_events ev, webhook_endpoints ep`,
-        on: sql` and ev.id = d.event_id and ep.id = d.endpoint_id`,
-      },
-      returning: sql`d.id, d.endpoint_id, d.event_id, d.attempts, ev.type, ev.payload,
+    sql`
+      with candidate as (
+        select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= now()
+          and (d.leased_until is null or d.leased_until < now())
+          and d.endpoint_id <> all(${sql.param(limits.held)}::uuid[])
+        order by d.next_attempt_at
+        limit ${limits.limit * CANDIDATES_PER_CLAIMED}
+        for update of d skip locked
+      ),
+      placed as (
+        select c.id, c.next_attempt_at,
+               row_number() over (partition by c.endpoint_id order by c.next_attempt_at) as place,
+               (case when ep.paused_until is null then ${limits.endpointCap} else 1 end)
+                 - coalesce(busy.n, 0) as room
+        from candidate c
+        join webhook_endpoints ep on ep.id = c.endpoint_id
+        left join unnest(${sql.param(busyIds)}::uuid[], ${sql.param(busyIds.map((id) => limits.busy.get(id)))}::int[])
+          as busy (endpoint_id, n) on busy.endpoint_id = c.endpoint_id
+        where ep.paused_until is null or ep.paused_until <= now()
+      ),
+      due as (
+        select id from placed where place <= room order by next_attempt_at limit ${limits.limit}
+      )
+      update webhook_deliveries d
+      set leased_until = now() + make_interval(secs => ${leaseMs / 1000}), claim_id = ${claimId},
+          updated_at = now()
+      from due, payment_events ev, webhook_endpoints ep
+      where d.id = due.id and ev.id = d.event_id and ep.id = d.endpoint_id
+      returning d.id, d.endpoint_id, d.event_id, d.attempts, ev.type, ev.payload,
                 ev.created_at as event_created_at, ep.url, ep.enabled, ep.secret, ep.previous_secret,
                 ep.previous_secret_expires_at`,
-    }),
   );
 }
 
 export interface AttemptOutcome {
   deliveryId: string;
+  endpointId: string;
   claimId: string;
+  /** The subscriber answered 2xx (what the endpoint's health and breaker count). */
+  succeeded: boolean;
   startedAt: Date;
   durationMs: number;
   responseStatus: number | null;
@@ -66,17 +104,75 @@ export interface AttemptOutcome {
   retryInSeconds: number | null;
 }
 
+/** The circuit breaker's settings (config.webhooks.breaker*). */
+export interface BreakerSettings {
+  /** Failed attempts in a row that trip it. */
+  failures: number;
+  /** The first pause; each trip in a row doubles it, up to 64 times. */
+  pauseMs: number;
+}
+
+/** What recording a batch did: the deliveries recorded, and their endpoints' breakers after it. */
+export interface Recorded {
+  deliveryIds: string[];
+  endpoints: Array<{ id: string; paused_until: Date | null }>;
+}
+
+/** One endpoint's attempts of a batch, in the order they finished. */
+interface EndpointTally {
+  attempts: number;
+  successes: number;
+  /** Failures after the batch's last success (all of them when none succeeded). */
+  trailingFailures: number;
+}
+
+function tallyByEndpoint(outcomes: AttemptOutcome[]): Map<string, EndpointTally> {
+  const tallies = new Map<string, EndpointTally>();
+  for (const outcome of outcomes) {
+    const tally = tallies.get(outcome.endpointId) ?? { attempts: 0, successes: 0, trailingFailures: 0 };
+    tally.attempts++;
+    if (outcome.succeeded) {
+      tally.successes++;
+      tally.trailingFailures = 0;
+    } else tally.trailingFailures++;
+    tallies.set(outcome.endpointId, tally);
+  }
+  return tallies;
+}
+
 /**
  * Records finished attempts in one statement: each delivery still held by its claim gets its
  * counters and next state, and an attempt row numbered after its new `attempts`. A delivery whose
- * lease was lost is left alone (its late attempt is not recorded). Returns the recorded ids.
+ * lease was lost is left alone (its late attempt is not recorded), but its attempt still counts in
+ * its endpoint's health: the subscriber was called. The endpoints' health and breakers are updated
+ * in the same statement, from the row as it is when locked (two processes recording for one
+ * endpoint add up; neither overwrites the other).
  * The batch travels as one array per column, so the text never changes with the batch size and
  * the statement is prepared once per connection.
  */
-export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<string[]> {
-  if (outcomes.length === 0) return [];
+export async function recordAttempts(
+  db: Executor,
+  outcomes: AttemptOutcome[],
+  breaker: BreakerSettings,
+): Promise<Recorded> {
+  if (outcomes.length === 0) return { deliveryIds: [], endpoints: [] };
   const column = <T>(pick: (o: AttemptOutcome) => T) => sql.param(outcomes.map(pick));
-  const rows = await queryRowsPrepared<{ id: string }>(
+  const tallies = [...tallyByEndpoint(outcomes)];
+  const tally = <T>(pick: (t: EndpointTally) => T) => sql.param(tallies.map(([, t]) => pick(t)));
+  const hour = sql`date_trunc('hour', now())`;
+  const anySuccess = sql`h.successes > 0`;
+  const failuresInARow = sql`(case when ${anySuccess} then h.failing
+                                   else ep.consecutive_failures + h.failing end)`;
+  const tripsBefore = sql`(case when ${anySuccess} then 0 else ep.breaker_trips end)`;
+  // Trips when the failures in a row reach the threshold and the breaker is not already open
+  // (failures of attempts that were in flight when it opened do not extend the pause).
+  const trips = sql`(h.failing > 0 and ${failuresInARow} >= ${breaker.failures}
+                     and (ep.paused_until is null or ep.paused_until <= now()))`;
+  const rows = await queryRowsPrepared<{
+    kind: 'delivery' | 'endpoint';
+    id: string;
+    paused_until: Date | null;
+  }>(
     db,
     'record_delivery_attempts',
     sql`
@@ -113,10 +209,58 @@ export async function recordAttempts(db: Executor, outcomes: AttemptOutcome[]): 
         select convene_uuidv7(), o.id, r.attempts, o.started_at, o.duration_ms, o.response_status,
                o.response_body, o.error
         from recorded r join outcome o on o.id = r.id
+      ),
+      health as (
+        update webhook_endpoints ep
+        set consecutive_failures = ${failuresInARow},
+            breaker_trips = case when ${trips} then ${tripsBefore} + 1 else ${tripsBefore} end,
+            paused_until = case
+              when ${trips} then now() + make_interval(
+                secs => ${breaker.pauseMs / 1000}::float8 * power(2, least(${tripsBefore}, 6)))
+              when ${anySuccess} then null
+              else ep.paused_until end,
+            health_hour = ${hour},
+            hour_attempts = case when ep.health_hour = ${hour} then ep.hour_attempts else 0 end + h.attempts,
+            hour_successes = case when ep.health_hour = ${hour} then ep.hour_successes else 0 end + h.successes,
+            previous_hour_attempts = case when ep.health_hour = ${hour} then ep.previous_hour_attempts
+                                          when ep.health_hour = ${hour} - interval '1 hour' then ep.hour_attempts
+                                          else 0 end,
+            previous_hour_successes = case when ep.health_hour = ${hour} then ep.previous_hour_successes
+                                           when ep.health_hour = ${hour} - interval '1 hour' then ep.hour_successes
+                                           else 0 end
+        from unnest(${sql.param(tallies.map(([id]) => id))}::uuid[], ${tally((t) => t.attempts)}::int[],
+                    ${tally((t) => t.successes)}::int[], ${tally((t) => t.trailingFailures)}::int[])
+          as h (endpoint_id, attempts, successes, failing)
+        where ep.id = h.endpoint_id
+        returning ep.id, ep.paused_until
       )
-      select id from recorded`,
+      select 'delivery' as kind, id, null::timestamptz as paused_until from recorded
+      union all
+      select 'endpoint', id, paused_until from health`,
   );
-  return rows.map((row) => row.id);
+  return {
+    deliveryIds: rows.filter((row) => row.kind === 'delivery').map((row) => row.id),
+    endpoints: rows
+      .filter((row) => row.kind === 'endpoint')
+      .map((row) => ({
+        id: row.id,
+        paused_until: row.paused_until === null ? null : new Date(row.paused_until),
+      })),
+  };
+}
+
+/**
+ * Moves a paused endpoint's waiting deliveries to the end of its pause, so the claim's scan of the
+ * queue does not walk over them while it lasts (the claim would skip them anyway). Deliveries
+ * under a lease are left to their claim.
+ */
+export async function deferPaused(db: Executor, endpointId: string, until: Date): Promise<void> {
+  await db.execute(sql`
+    update webhook_deliveries
+    set next_attempt_at = ${until.toISOString()}::timestamptz, updated_at = now()
+    where endpoint_id = ${endpointId}::uuid and status = 'pending'
+      and next_attempt_at < ${until.toISOString()}::timestamptz
+      and (leased_until is null or leased_until < now())`);
 }
 
 /**

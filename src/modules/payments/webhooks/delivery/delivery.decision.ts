@@ -25,16 +25,19 @@ export function decide(
   retryScheduleSeconds: readonly number[],
 ): Decision {
   const status = result.responseStatus;
+  const succeeded = status !== undefined && status >= 200 && status <= 299;
   const base = {
     deliveryId: delivery.id,
+    endpointId: delivery.endpoint_id,
     claimId,
+    succeeded,
     startedAt: result.startedAt,
     durationMs: result.durationMs,
     responseStatus: status ?? null,
     responseBody: result.responseBody ?? null,
     error: result.error ?? null,
   };
-  if (status !== undefined && status >= 200 && status <= 299) {
+  if (succeeded) {
     return {
       outcome: { ...base, status: 'delivered', retryInSeconds: null },
       success: true,

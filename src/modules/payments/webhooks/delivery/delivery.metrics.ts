@@ -6,7 +6,8 @@ import type { DueQueue } from './delivery-queue.repository.ts';
 const QUEUE_READING_MS = 1_000;
 
 export interface WorkerMetrics {
-  attempts: Counter<'result'>;
+  attempts: Counter<'result' | 'outcome'>;
+  breakerTrips: Counter;
   completed: Counter<'status'>;
   duration: Histogram;
 }
@@ -51,8 +52,15 @@ export function registerWorkerMetrics(
   return {
     attempts: new Counter({
       name: 'webhook_attempts_total',
-      help: 'Webhook delivery attempts by result (success: a 2xx answer)',
-      labelNames: ['result'],
+      help:
+        'Webhook delivery attempts by result (success: a 2xx answer) and outcome (success, http_3xx, http_4xx, ' +
+        'http_5xx, rate_limited, gone, timeout, network)',
+      labelNames: ['result', 'outcome'],
+      registers,
+    }),
+    breakerTrips: new Counter({
+      name: 'webhook_endpoint_pauses_total',
+      help: 'Times an endpoint was paused by its circuit breaker (failed attempts in a row)',
       registers,
     }),
     completed: new Counter({

@@ -49,6 +49,10 @@ export const webhookDeliveries = pgTable(
     // The worker's queue: only pending rows, in due order.
     index('webhook_deliveries_due_idx').on(table.next_attempt_at).where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_endpoint_idx').on(table.endpoint_id, table.created_at),
+    // One endpoint's waiting deliveries, moved to the end of its pause when its breaker trips.
+    index('webhook_deliveries_endpoint_pending_idx')
+      .on(table.endpoint_id, table.next_attempt_at)
+      .where(sql`${table.status} = 'pending'`),
     check('webhook_deliveries_status_check', sql`${table.status} in ('pending', 'delivered', 'failed')`),
   ],
 );

@@ -6,10 +6,16 @@
  *   on a server, PGlite's own listeners when embedded), a poll every `pollMs` for retries coming
  *   due, a timer for a retry due sooner than the next poll, and freed capacity while a backlog
  *   remains.
- * - Claims: small batches, only as many as can start at once (`concurrency`), leased for the
- *   attempt timeout plus a margin. A process that dies mid-attempt leaves its claims to expire and
- *   be claimed again by any process.
- * - Results: finished attempts are recorded together in one statement per tick, fenced by claim.
+ * - Claims: small batches, only as many as can start at once (`concurrency`, WEBHOOK_CONCURRENCY),
+ *   leased for the attempt timeout plus a margin. A process that dies mid-attempt leaves its claims
+ *   to expire and be claimed again by any process.
+ * - Isolation (issue 17): at most `endpointConcurrency` attempts in flight to one endpoint, so a
+ *   slow endpoint holds that many slots and no more; the claim skips endpoints at their cap. An
+ *   endpoint failing `breaker.failures` times in a row is paused (its circuit breaker opens): its
+ *   deliveries wait, moved to the pause's end, then one probe at a time tries it; a success closes
+ *   the breaker, a failure pauses it again for twice as long.
+ * - Results: finished attempts are recorded together in one statement per tick, fenced by claim,
+ *   with their endpoints' health and breakers.
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -33,7 +39,7 @@ export interface WorkerOptions {
   logger: Logger;
   /** Where to register the worker's metrics (the app's registry when in-process). */
   registry?: Registry | undefined;
-  /** Attempts in flight at once in this process. */
+  /** Attempts in flight at once in this process (default: config, WEBHOOK_CONCURRENCY). */
   concurrency?: number;
   /** Deliveries claimed per query. */
   batchSize?: number;
@@ -51,6 +57,8 @@ const ERROR_BACKOFF_MS = 1_000;
 /** The shortest time between two claims started by wake-ups (see delivery.pacing.ts). */
 const DEFAULT_CLAIM_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;
+/** How long after its end a pause seen here is remembered without news of its endpoint. */
+const FORGET_PAUSE_MS = 3_600_000;
 
 export class DeliveryWorker {
   private readonly db: Database;
@@ -58,6 +66,7 @@ export class DeliveryWorker {
   private readonly log: Logger;
   private readonly sender: Sender;
   private readonly concurrency: number;
+  private readonly endpointConcurrency: number;
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly pacer: ClaimPacer;
@@ -71,6 +80,10 @@ export class DeliveryWorker {
   /** The last claim was full: more may be due once capacity frees up. */
   private backlog = false;
   private inFlight = 0;
+  /** Attempts in flight by endpoint. */
+  private readonly busy = new Map<string, number>();
+  /** Endpoints whose breaker is open or probing, with the end of their pause (ms since epoch). */
+  private readonly paused = new Map<string, number>();
   /** Attempts this worker has made (reported when it stops). */
   private attemptsMade = 0;
   private finished: queue.AttemptOutcome[] = [];
@@ -85,7 +98,8 @@ export class DeliveryWorker {
     this.db = options.db;
     this.config = options.config;
     this.log = options.logger.child({ component: 'webhook-worker' });
-    this.concurrency = options.concurrency ?? 64;
+    this.concurrency = options.concurrency ?? options.config.webhooks.concurrency;
+    this.endpointConcurrency = options.config.webhooks.endpointConcurrency;
     this.batchSize = options.batchSize ?? 32;
     this.pollMs = options.pollMs ?? 1_000;
     this.pacer = new ClaimPacer(options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
@@ -94,6 +108,9 @@ export class DeliveryWorker {
     this.sender = createSender({
       timeoutMs: options.config.webhooks.timeoutMs,
       allowPrivateTargets: options.config.webhooks.allowPrivateTargets,
+      // Endpoints often share an origin (one subscriber, several paths): any attempt in flight
+      // may need a connection of its own.
+      connectionsPerOrigin: this.concurrency,
     });
     this.metrics =
       options.registry === undefined
@@ -112,7 +129,14 @@ export class DeliveryWorker {
     this.poll = setInterval(() => this.wake(), this.pollMs);
     this.poll.unref();
     this.wake();
-    this.log.info({ concurrency: this.concurrency, lease_ms: this.leaseMs }, 'webhook worker started');
+    this.log.info(
+      {
+        concurrency: this.concurrency,
+        endpoint_concurrency: this.endpointConcurrency,
+        lease_ms: this.leaseMs,
+      },
+      'webhook worker started',
+    );
   }
 
   /**
@@ -167,7 +191,12 @@ export class DeliveryWorker {
         const room = Math.min(this.batchSize, this.concurrency - this.inFlight);
         const claimId = uuidv7();
         this.pacer.claimed();
-        const claimed = await queue.claimDue(this.db, claimId, room, this.leaseMs);
+        const claimed = await queue.claimDue(this.db, claimId, this.leaseMs, {
+          limit: room,
+          endpointCap: this.endpointConcurrency,
+          busy: this.busy,
+          held: this.heldEndpoints(),
+        });
         this.backlog = claimed.length === room;
         await this.dispatch(claimed, claimId);
         if (!this.backlog) break;
@@ -182,6 +211,22 @@ export class DeliveryWorker {
     if (this.wakeAgain) this.wake();
   }
 
+  /** Endpoints the next claim must leave out: at their cap here, paused, or probed already. */
+  private heldEndpoints(): string[] {
+    const now = Date.now();
+    const held: string[] = [];
+    for (const [endpointId, n] of this.busy) {
+      if (n >= this.endpointConcurrency || this.paused.has(endpointId)) held.push(endpointId);
+    }
+    for (const [endpointId, until] of this.paused) {
+      if (until > now && !this.busy.has(endpointId)) held.push(endpointId);
+      // Long over and not heard of since (deleted, disabled, idle): the claim itself still allows
+      // a probing endpoint one attempt at a time, so forgetting it only costs a wider scan.
+      else if (until < now - FORGET_PAUSE_MS) this.paused.delete(endpointId);
+    }
+    return held;
+  }
+
   private async dispatch(claimed: queue.ClaimedDelivery[], claimId: string): Promise<void> {
     const disabled: Array<{ id: string; claimId: string }> = [];
     for (const delivery of claimed) {
@@ -190,6 +235,7 @@ export class DeliveryWorker {
         continue;
       }
       this.inFlight++;
+      this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
       this.attemptsMade++;
       void this.attempt(delivery, claimId);
     }
@@ -240,7 +286,10 @@ export class DeliveryWorker {
   ): queue.AttemptOutcome {
     const decision = decide(delivery, claimId, result, this.config.webhooks.retryScheduleSeconds);
     this.metrics?.duration.observe(result.durationMs / 1000);
-    this.metrics?.attempts.inc({ result: decision.success ? 'success' : 'failure' });
+    this.metrics?.attempts.inc({
+      result: decision.success ? 'success' : 'failure',
+      outcome: outcomeOf(result),
+    });
     if (decision.endpointGone) this.gone.add(delivery.endpoint_id);
     if (decision.log !== undefined) this.log[decision.log.level](decision.log.context, decision.log.message);
     const retryIn = decision.outcome.retryInSeconds;
@@ -265,7 +314,12 @@ export class DeliveryWorker {
       this.gone = new Set();
       try {
         await queue.disableGoneEndpoints(this.db, gone);
-        const recorded = new Set(await queue.recordAttempts(this.db, batch));
+        const result = await queue.recordAttempts(this.db, batch, {
+          failures: this.config.webhooks.breakerFailures,
+          pauseMs: this.config.webhooks.breakerPauseMs,
+        });
+        await this.noteBreakers(result.endpoints);
+        const recorded = new Set(result.deliveryIds);
         for (const outcome of batch) {
           if (!recorded.has(outcome.deliveryId)) {
             this.log.warn(
@@ -286,11 +340,55 @@ export class DeliveryWorker {
         continue;
       }
       this.inFlight -= batch.length;
+      let freedHeld = false;
+      for (const outcome of batch) {
+        const n = (this.busy.get(outcome.endpointId) ?? 1) - 1;
+        if (n + 1 >= this.endpointConcurrency) freedHeld = true;
+        if (n > 0) this.busy.set(outcome.endpointId, n);
+        else this.busy.delete(outcome.endpointId);
+      }
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      if (this.backlog) this.wake();
+      // More may be due: the last claim was full, or an endpoint at its cap has room again.
+      if (this.backlog || freedHeld) this.wake();
     }
     this.flushing = false;
   }
+
+  /**
+   * Follows the breakers of the endpoints just recorded. One that is open is held out of claims
+   * until its pause ends (then probed, one attempt at a time, until it closes); the first time this
+   * process sees a pause, its waiting deliveries are moved to the pause's end and a wake-up is set
+   * for then.
+   */
+  private async noteBreakers(endpoints: queue.Recorded['endpoints']): Promise<void> {
+    for (const endpoint of endpoints) {
+      const until = endpoint.paused_until?.getTime();
+      if (until === undefined) {
+        this.paused.delete(endpoint.id);
+        continue;
+      }
+      if (this.paused.get(endpoint.id) === until) continue;
+      this.paused.set(endpoint.id, until);
+      if (until <= Date.now()) continue;
+      this.metrics?.breakerTrips.inc();
+      this.log.warn(
+        { endpoint_id: endpoint.id, paused_until: endpoint.paused_until },
+        'webhook endpoint paused: too many failed attempts in a row',
+      );
+      await queue.deferPaused(this.db, endpoint.id, endpoint.paused_until!);
+      setTimeout(() => this.wake(), until - Date.now() + 10).unref();
+    }
+  }
+}
+
+/** The kind of an attempt's result, for the metrics: a 2xx, a class of status, a timeout, … */
+function outcomeOf(result: AttemptResult): string {
+  const status = result.responseStatus;
+  if (status === undefined) return result.error?.startsWith('timed out') ? 'timeout' : 'network';
+  if (status >= 200 && status <= 299) return 'success';
+  if (status === 410) return 'gone';
+  if (status === 429) return 'rate_limited';
+  return `http_${Math.floor(status / 100)}xx`;
 }
 
 /** The fields of a stored payload that a delivery of `type` sends as `data` (webhook-payloads.ts). */

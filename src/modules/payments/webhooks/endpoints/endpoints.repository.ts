@@ -2,6 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../../kernel/db/paging.ts';
+import { queryRows } from '../../../../kernel/db/raw.ts';
 import { isOwnedBy } from '../../wallets/wallets.repository.ts';
 import { type WebhookEndpointRow, webhookEndpoints } from './endpoints.table.ts';
 
@@ -107,4 +108,39 @@ export function listEndpointsOfWallet(db: Executor, walletId: string, window: Wi
       .offset(window.offset),
     db.select({ total: countAll }).from(webhookEndpoints).where(ofWallet),
   );
+}
+
+export interface EndpointHealthRow {
+  state: 'healthy' | 'failing' | 'paused' | 'probing';
+  since: Date;
+  attempts: number;
+  successes: number;
+  consecutive_failures: number;
+  paused_until: Date | null;
+}
+
+/**
+ * The endpoint's health as the delivery worker keeps it (endpoints.table.ts): attempts since the
+ * start of the previous clock hour, the failures in a row and the breaker's state now.
+ */
+export async function findEndpointHealth(db: Executor, id: string): Promise<EndpointHealthRow | undefined> {
+  const hour = sql`date_trunc('hour', now())`;
+  const recent = (count: 'attempts' | 'successes') => sql`case
+      when health_hour = ${hour} then ${sql.raw(`hour_${count} + previous_hour_${count}`)}
+      when health_hour = ${hour} - interval '1 hour' then ${sql.raw(`hour_${count}`)}
+      else 0 end`;
+  const [row] = await queryRows<EndpointHealthRow>(
+    db,
+    sql`select case when paused_until > now() then 'paused'
+                    when paused_until is not null then 'probing'
+                    when consecutive_failures > 0 then 'failing'
+                    else 'healthy' end as state,
+               ${hour} - interval '1 hour' as since,
+               ${recent('attempts')} as attempts,
+               ${recent('successes')} as successes,
+               consecutive_failures,
+               case when paused_until > now() then paused_until end as paused_until
+        from webhook_endpoints where id = ${id}::uuid`,
+  );
+  return row;
 }

@@ -14,9 +14,11 @@ import { TEST_DELIVERY_EXAMPLE, WebhookDelivery } from '../delivery/deliveries.s
 import {
   CreateEndpointBody,
   ENDPOINT_EXAMPLE,
+  ENDPOINT_WITH_HEALTH_EXAMPLE,
   ENDPOINT_WITH_SECRET_EXAMPLE,
   UpdateEndpointBody,
   WebhookEndpoint,
+  WebhookEndpointWithHealth,
   WebhookEndpointWithSecret,
 } from './endpoints.schemas.ts';
 import * as endpoints from './endpoints.service.ts';
@@ -97,10 +99,11 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
         summary: 'Read a webhook endpoint',
         description:
           'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id). No ' +
-          'secret.',
+          'secret. With its `health`: the recent success rate, the failed attempts in a row and whether ' +
+          'its circuit breaker has paused it.',
         params: endpointParams,
         response: {
-          200: envelope(WebhookEndpoint, ENDPOINT_EXAMPLE, 'payments'),
+          200: envelope(WebhookEndpointWithHealth, ENDPOINT_WITH_HEALTH_EXAMPLE, 'payments'),
           ...errorResponses(400, 401, 404),
         },
       },

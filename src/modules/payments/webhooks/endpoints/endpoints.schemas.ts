@@ -39,6 +39,45 @@ export const WebhookEndpoint = Type.Object({
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
+/** An endpoint's health state (its circuit breaker's, and whether its last attempt failed). */
+export const ENDPOINT_STATES = ['healthy', 'failing', 'paused', 'probing'] as const;
+
+export const EndpointHealth = Type.Object(
+  {
+    state: Type.Enum([...ENDPOINT_STATES], {
+      description:
+        '`healthy`: the last attempt succeeded (or none was made); `failing`: failed attempts in a row, ' +
+        'fewer than the breaker allows; `paused`: the circuit breaker is open, no attempt before ' +
+        '`paused_until`; `probing`: the pause is over, one attempt at a time tries the endpoint until one ' +
+        'succeeds',
+    }),
+    since: DateTime({ description: 'the start of the previous clock hour: the counts below are since then' }),
+    attempts: Type.Integer({ minimum: 0, description: 'attempts made to this endpoint since `since`' }),
+    success_rate: Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'the share of those attempts answered 2xx; null when there were none',
+      }),
+    ),
+    consecutive_failures: Type.Integer({ minimum: 0, description: 'failed attempts since the last success' }),
+    paused_until: Nullable(DateTime({ description: 'while paused, when attempts resume' })),
+  },
+  {
+    description:
+      'How the endpoint has been answering, kept by the delivery worker. After WEBHOOK_BREAKER_FAILURES ' +
+      'failed attempts in a row the endpoint is paused for WEBHOOK_BREAKER_PAUSE_MS, doubled at each ' +
+      'pause in a row: its deliveries wait (none is lost or attempted more often than the retry schedule ' +
+      'says) while other endpoints are served.',
+  },
+);
+
+export const WebhookEndpointWithHealth = Type.Object({
+  ...WebhookEndpoint.properties,
+  health: EndpointHealth,
+});
+export type WebhookEndpointWithHealth = Static<typeof WebhookEndpointWithHealth>;
+
 export const WebhookEndpointWithSecret = Type.Object({
   ...WebhookEndpoint.properties,
   secret: Type.String({ description: 'the signing secret (`whsec_…`), shown this once' }),
@@ -54,6 +93,17 @@ export const ENDPOINT_EXAMPLE = {
   disabled_reason: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
+};
+export const ENDPOINT_WITH_HEALTH_EXAMPLE = {
+  ...ENDPOINT_EXAMPLE,
+  health: {
+    state: 'healthy',
+    since: '2026-11-22T09:00:00.000Z',
+    attempts: 412,
+    success_rate: 0.995,
+    consecutive_failures: 0,
+    paused_until: null,
+  },
 };
 export const ENDPOINT_WITH_SECRET_EXAMPLE = {
   ...ENDPOINT_EXAMPLE,

@@ -77,8 +77,24 @@ export async function listEndpoints({ db }: Deps, walletId: string, actor: Ident
   return { ...page, items: page.items.map(serialize) };
 }
 
+/** The endpoint with its health (issue 17). */
 export async function getEndpoint({ db }: Deps, endpointId: string, actor: Identity) {
-  return serialize(await requireEndpoint(db, endpointId, actor));
+  const endpoint = await requireEndpoint(db, endpointId, actor);
+  const health = await repo.findEndpointHealth(db, endpointId);
+  if (health === undefined) throw notFound('Webhook endpoint');
+  const attempts = Number(health.attempts);
+  return {
+    ...serialize(endpoint),
+    health: {
+      state: health.state,
+      since: new Date(health.since).toISOString(),
+      attempts,
+      success_rate:
+        attempts === 0 ? null : Math.round((Number(health.successes) / attempts) * 10_000) / 10_000,
+      consecutive_failures: Number(health.consecutive_failures),
+      paused_until: health.paused_until === null ? null : new Date(health.paused_until).toISOString(),
+    },
+  };
 }
 
 export async function updateEndpoint(

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../../kernel/db/columns.ts';
 import { wallets } from '../../wallets/wallets.table.ts';
 
@@ -7,6 +7,11 @@ import { wallets } from '../../wallets/wallets.table.ts';
  * kept sealed with SECRETS_KEY (the worker needs it to sign, so it cannot be a hash). During a
  * rotation the previous secret keeps signing alongside until `previous_secret_expires_at`.
  * `event_types` null means every type.
+ *
+ * Health (issue 17), written by the delivery worker with each batch of recorded attempts: the
+ * circuit breaker's state (`consecutive_failures`, `paused_until`, `breaker_trips`) and attempt
+ * counts of the current clock hour and the one before it (`health_hour` names the current one), so
+ * the recent success rate is exact and costs no scan of the attempts.
  */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -24,6 +29,17 @@ export const webhookEndpoints = pgTable(
     previous_secret_expires_at: timestamptz('previous_secret_expires_at'),
     /** Why the service disabled it (`gone` after a 410), null when enabled or disabled by hand. */
     disabled_reason: text('disabled_reason'),
+    /** Failed attempts in a row (reset by a success). */
+    consecutive_failures: integer('consecutive_failures').notNull().default(0),
+    /** Set when the breaker trips: no attempt before it, one probe after it; null once it closes. */
+    paused_until: timestamptz('paused_until'),
+    /** Trips in a row without a success since (each doubles the pause). */
+    breaker_trips: integer('breaker_trips').notNull().default(0),
+    health_hour: timestamptz('health_hour'),
+    hour_attempts: integer('hour_attempts').notNull().default(0),
+    hour_successes: integer('hour_successes').notNull().default(0),
+    previous_hour_attempts: integer('previous_hour_attempts').notNull().default(0),
+    previous_hour_successes: integer('previous_hour_successes').notNull().default(0),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

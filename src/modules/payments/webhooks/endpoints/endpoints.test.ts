@@ -21,7 +21,11 @@ import {
   usePaymentsTeam,
 } from '../../payments.fixtures.ts';
 import type { Wallet } from '../../wallets/wallets.schemas.ts';
-import type { WebhookEndpoint, WebhookEndpointWithSecret } from './endpoints.schemas.ts';
+import type {
+  WebhookEndpoint,
+  WebhookEndpointWithHealth,
+  WebhookEndpointWithSecret,
+} from './endpoints.schemas.ts';
 import { webhookEndpoints } from './endpoints.table.ts';
 
 const ENDPOINT_KEYS = [
@@ -113,13 +117,29 @@ describe('webhook endpoints', () => {
       assert.equal(row.previous_secret_expires_at, null);
 
       const { secret: _secret, ...shown } = made;
-      const read = expectOk(
-        await t.get<WebhookEndpoint>(path(made.id), { token: owner.token }),
+      const { health, ...read } = expectOk(
+        await t.get<WebhookEndpointWithHealth>(path(made.id), { token: owner.token }),
         200,
         'payments',
       );
       assert.deepEqual(read, shown);
       assert.equal('secret' in read, false);
+      // A new endpoint: no attempt yet, its breaker closed (the worker's tests move it).
+      assert.deepEqual(
+        { ...health, since: undefined },
+        {
+          state: 'healthy',
+          since: undefined,
+          attempts: 0,
+          success_rate: null,
+          consecutive_failures: 0,
+          paused_until: null,
+        },
+      );
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      assert.ok(
+        new Date(health.since) <= hourAgo && new Date(health.since) > new Date(hourAgo.getTime() - 3_600_000),
+      );
       // No event types means every type (stored as null).
       const all = await createEndpoint(mine.id);
       assert.equal(all.event_types, null);
@@ -261,10 +281,10 @@ describe('webhook endpoints', () => {
         ['Renamed', 'https://new.example.com/hook', ['payment.refunded', 'payment.failed'], false],
       );
       assert.ok(changed.updated_at >= mine.updated_at);
-      assert.deepEqual(
-        expectOk(await t.get<WebhookEndpoint>(path(mine.id), { token: owner.token })),
-        changed,
+      const { health: _health, ...readBack } = expectOk(
+        await t.get<WebhookEndpointWithHealth>(path(mine.id), { token: owner.token }),
       );
+      assert.deepEqual(readBack, changed);
       // event_types null means every type again.
       const all = expectOk(
         await t.patch<WebhookEndpoint>(path(mine.id), { token: owner.token, body: { event_types: null } }),

@@ -1,0 +1,9 @@
+ALTER TABLE "webhook_endpoints" ADD COLUMN "consecutive_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "paused_until" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "breaker_trips" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "health_hour" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "hour_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "hour_successes" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "previous_hour_attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD COLUMN "previous_hour_successes" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_pending_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';
