@@ -45,6 +45,8 @@ export interface PacedRun {
   rate: number;
   /** What an answer means, counted in `outcomes`; default: nothing counted. */
   classify?: (status: number, text: string) => string;
+  /** Called with each answer and when its request was due (performance.now()). */
+  onAnswer?: (index: number, dueAt: number, status: number, text: string) => void;
 }
 
 /** The `p`-th percentile (0–100) of sorted values, nearest-rank; NaN when there are none. */
@@ -71,7 +73,8 @@ export async function runPaced(run: PacedRun): Promise<PacedResult> {
   const headers = { 'content-type': 'application/json', ...run.headers };
   const add = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
 
-  const fire = (body: string, dueAt: number) => {
+  const fire = (index: number, dueAt: number) => {
+    const body = run.bodies[index]!;
     lags.push(performance.now() - dueAt);
     inFlight.push(
       pool
@@ -82,6 +85,7 @@ export async function runPaced(run: PacedRun): Promise<PacedResult> {
           latencies.push(lastAnswer - dueAt);
           add(statuses, response.statusCode);
           if (run.classify !== undefined) add(outcomes, run.classify(response.statusCode, text));
+          run.onAnswer?.(index, dueAt, response.statusCode, text);
         })
         .catch(() => {
           lastAnswer = performance.now();
@@ -97,7 +101,7 @@ export async function runPaced(run: PacedRun): Promise<PacedResult> {
     const tick = () => {
       const now = performance.now();
       while (sent < run.bodies.length && start + sent * intervalMs <= now) {
-        fire(run.bodies[sent]!, start + sent * intervalMs);
+        fire(sent, start + sent * intervalMs);
         sent += 1;
       }
       if (sent >= run.bodies.length) {

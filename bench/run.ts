@@ -20,6 +20,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   flood: async () => (await import('./flood.ts')).runFlood(),
   checkout: async () => (await import('./checkout.ts')).runCheckout(),
   attendance: async () => (await import('./attendance.ts')).runAttendance(),
+  scale: async () => (await import('./webhooks-scale.ts')).runScale(),
 };
 
 async function main(): Promise<number> {

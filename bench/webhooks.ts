@@ -88,7 +88,11 @@ const BARE = { connections: 50, warmupS: 1, durationS: 5, path: '/bare/intents-c
  * Every delivery worker LISTENs on its own connection once started: wait until `count` of them do
  * (the service runs none with WEBHOOK_WORKER=false), so no phase starts before its workers.
  */
-async function waitForListeners(count: number, processes: ChildProcess[]): Promise<void> {
+export async function waitForListeners(
+  count: number,
+  processes: ChildProcess[],
+  databaseName = settings.databaseName,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   const client = new pg.Client({ connectionString: common.adminUrl });
   await client.connect();
@@ -98,7 +102,7 @@ async function waitForListeners(count: number, processes: ChildProcess[]): Promi
       if (exited !== undefined) throw new Error(`a child exited with code ${exited.exitCode} while starting`);
       const { rows } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity where datname = $1 and query like 'LISTEN %'`,
-        [settings.databaseName],
+        [databaseName],
       );
       if ((rows[0]?.n ?? 0) >= count) return;
       await sleep(200);

@@ -22,6 +22,8 @@ export interface ClaimedDelivery {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  /** Set when the endpoint's breaker has opened and not closed since: this attempt is a probe. */
+  paused_until: Date | null;
 }
 
 /** What a claim must respect of this process's attempts already in flight (issue 17). */
@@ -84,7 +86,7 @@ export function claimDue(db: Executor, claimId: string, leaseMs: number, limits:
       where d.id = due.id and ev.id = d.event_id and ep.id = d.endpoint_id
       returning d.id, d.endpoint_id, d.event_id, d.attempts, ev.type, ev.payload,
                 ev.created_at as event_created_at, ep.url, ep.enabled, ep.secret, ep.previous_secret,
-                ep.previous_secret_expires_at`,
+                ep.previous_secret_expires_at, ep.paused_until`,
   );
 }
 

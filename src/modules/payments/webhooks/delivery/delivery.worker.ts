@@ -236,6 +236,10 @@ export class DeliveryWorker {
       }
       this.inFlight++;
       this.busy.set(delivery.endpoint_id, (this.busy.get(delivery.endpoint_id) ?? 0) + 1);
+      // A probe of an endpoint another process paused: hold it out of claims while it is out.
+      if (delivery.paused_until !== null && !this.paused.has(delivery.endpoint_id)) {
+        this.paused.set(delivery.endpoint_id, new Date(delivery.paused_until).getTime());
+      }
       this.attemptsMade++;
       void this.attempt(delivery, claimId);
     }

@@ -1,0 +1,634 @@
+/**
+ * The `scale` suite (issue 17): webhook delivery when subscribers are slow, fail or are many, with
+ * every figure judged as a ratio measured in the same run, so that it carries across machines.
+ * The service runs with WEBHOOK_WORKER=false and the delivery worker as its own process
+ * (`npm run worker`), as a deployment that scales workers would. Phases, in order:
+ *
+ * 1. `ceiling`: the database's own ceiling for the pipeline's writes. From this process, straight
+ *    through `pg` with the service's own statements (the test-mode create: intent, event and
+ *    deliveries; the worker's claim and its record of the attempt), 64 concurrent creates and two
+ *    drainers claiming and recording, as fast as they go: deliveries recorded per second.
+ * 2. `fast`: the same through the service and the worker, with subscribers answering at once:
+ *    64 concurrent creates, deliveries received per second. Target ≥ 0.6 × the ceiling.
+ * 3. `slow`: every answer after 250 ms, 20 wallets (one endpoint each), intents at
+ *    BENCH_SCALE_SLOW_RATE (900/s). Target ≥ 800 deliveries/s, p99 intent→receipt < 1 s.
+ * 4. `mixed`: 10 wallets at 200 intents/s, one endpoint answering after 5 s, one always 500.
+ *    Targets: the 8 healthy ones p99 < 250 ms and received/created ≥ 0.99; the failing endpoint
+ *    paused, none of its deliveries lost, none attempted sooner than the retry schedule says.
+ * 5. `one worker` / `two workers`: a queue of BENCH_SCALE_DRAIN deliveries to 250 ms subscribers,
+ *    made due at once after the workers listen, drained by one worker process, then another queue
+ *    by two. Target: two ≥ 1.7 × one, no delivery attempted twice.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { uuidv7 } from '../src/kernel/db/ids.ts';
+import { createIntent } from '../src/modules/payments/intents/intents.transitions.ts';
+import { openWorkerPool } from '../src/modules/payments/webhooks/delivery/delivery.session.ts';
+import * as queue from '../src/modules/payments/webhooks/delivery/delivery-queue.repository.ts';
+import {
+  beginSuite,
+  callApi,
+  cleanUp,
+  common,
+  log,
+  logLoad,
+  nonNegativeInteger,
+  positiveInteger,
+  printTable,
+  serviceArgs,
+  serviceEnv,
+  sleep,
+  startChild,
+  startService,
+  waitUntilAnswers,
+} from './lib.ts';
+import { percentile, runPaced } from './paced.ts';
+import { openServiceDatabase } from './reads-pg.ts';
+import { waitForListeners } from './webhooks.ts';
+import { fixed } from './webhooks-report.ts';
+
+const settings = {
+  databaseName: `${common.databaseName}_scale`,
+  warmupS: nonNegativeInteger('BENCH_SCALE_WARMUP', 2),
+  durationS: positiveInteger('BENCH_SCALE_DURATION', 10),
+  slowRate: positiveInteger('BENCH_SCALE_SLOW_RATE', 900),
+  drain: positiveInteger('BENCH_SCALE_DRAIN', 6000),
+};
+const TARGET = {
+  ceilingRatio: 0.6,
+  slowRate: 800,
+  slowP99Ms: 1000,
+  mixedRate: 200,
+  mixedP99Ms: 250,
+  mixedKept: 0.99,
+  twoWorkers: 1.7,
+};
+/** Concurrent creates of the closed-loop phases (the webhooks suite's pool size). */
+const CREATORS = 64;
+const DRAIN_TIMEOUT_MS = 30_000;
+/** How each kind of subscriber answers. */
+const ANSWERS = {
+  ok: { delayMs: 0, status: 200 },
+  slow: { delayMs: 250, status: 200 },
+  stuck: { delayMs: 5_000, status: 200 },
+  down: { delayMs: 0, status: 500 },
+} as const;
+type Kind = keyof typeof ANSWERS;
+
+// ---------- the subscriber ----------
+
+const INTENT_ID_KEY = '"intent_id":"';
+
+interface Subscriber {
+  url: string;
+  /** performance.now() of each intent's first receipt, by intent id. */
+  receipts: Map<string, number>;
+  duplicates: number;
+  close(): Promise<void>;
+}
+
+/** Answers by the first path segment (`/slow/3`: after 250 ms), recording each intent's receipt. */
+async function startSubscriber(): Promise<Subscriber> {
+  const subscriber: Subscriber = {
+    url: '',
+    receipts: new Map(),
+    duplicates: 0,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer({ keepAliveTimeout: 10_000 }, (request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const answer = ANSWERS[(request.url ?? '').split('/')[1] as Kind] ?? ANSWERS.ok;
+      const at = body.indexOf(INTENT_ID_KEY);
+      if (at >= 0 && answer.status === 200) {
+        const id = body.slice(at + INTENT_ID_KEY.length, at + INTENT_ID_KEY.length + 36);
+        if (subscriber.receipts.has(id)) subscriber.duplicates++;
+        else subscriber.receipts.set(id, performance.now());
+      }
+      const send = () => {
+        response.writeHead(answer.status, { 'content-length': '0' });
+        response.end();
+      };
+      if (answer.delayMs === 0) send();
+      else setTimeout(send, answer.delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.maxConnections = 4096;
+  subscriber.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return subscriber;
+}
+
+// ---------- seeding ----------
+
+interface Target {
+  kind: Kind;
+  walletId: string;
+  sellerId: string;
+  endpointId: string;
+  /** The create request's JSON text for this wallet. */
+  body: string;
+}
+
+interface Rig {
+  base: string;
+  token: string;
+  ownerId: string;
+  subscriber: Subscriber;
+  databaseUrl: string;
+  /** The environment of the service and of each worker process. */
+  env: Record<string, string>;
+  workers: ChildProcess[];
+}
+
+let walletCount = 0;
+/** `n` wallets, each with a test seller and one endpoint at the subscriber's `/kind/…`. */
+async function targets(rig: Rig, kind: Kind, n: number): Promise<Target[]> {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const index = walletCount++;
+      const post = async (path: string, body: unknown) =>
+        (await callApi<{ id: string }>(rig.base, 'POST', path, rig.token, body)).data.id;
+      const walletId = await post('/wallets', { name: `Scale ${kind} ${index}` });
+      const sellerId = await post('/testmode/sellers', { wallet_id: walletId, provider: 'mercadopago' });
+      const endpointId = await post(`/wallets/${walletId}/webhooks/endpoints`, {
+        name: `${kind} ${index}`,
+        url: `${rig.subscriber.url}/${kind}/${index}`,
+      });
+      const body = JSON.stringify(createBody(walletId, sellerId));
+      return { kind, walletId, sellerId, endpointId, body };
+    }),
+  );
+}
+
+const createBody = (walletId: string, sellerId: string) => ({
+  wallet_id: walletId,
+  seller_id: sellerId,
+  amount_cents: 4200,
+  currency: 'BRL',
+  sandbox: true,
+  provider: 'mercadopago' as const,
+  status: 'succeeded' as const,
+});
+
+const idOf = (text: string) => (JSON.parse(text) as { data: { id: string } }).data.id;
+
+/** Starts `n` worker processes and waits until each LISTENs. */
+async function startWorkers(rig: Rig, n: number): Promise<void> {
+  for (let index = 0; index < n; index++) {
+    rig.workers.push(
+      startChild(`worker-${rig.workers.length + 1}`, [...serviceArgs(), 'src/worker.ts'], rig.env),
+    );
+  }
+  await waitForListeners(rig.workers.length, rig.workers, settings.databaseName);
+}
+
+async function stopWorkers(rig: Rig): Promise<void> {
+  await Promise.all(
+    rig.workers.splice(0).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** Waits until every id in `ids` was received (or the drain timeout); returns how many are missing. */
+async function drained(subscriber: Subscriber, ids: Iterable<string>): Promise<number> {
+  const wanted = [...ids];
+  const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+  let missing = wanted.filter((id) => !subscriber.receipts.has(id)).length;
+  while (missing > 0 && performance.now() < deadline) {
+    await sleep(100);
+    missing = wanted.filter((id) => !subscriber.receipts.has(id)).length;
+  }
+  return missing;
+}
+
+const receivedBetween = (receipts: Iterable<number>, from: number, to: number) => {
+  let n = 0;
+  for (const at of receipts) if (at >= from && at < to) n++;
+  return n;
+};
+
+// ---------- 1. the database's ceiling ----------
+
+/** The pipeline's statements straight through pg: creates and claim+record, as fast as they go. */
+async function ceiling(rig: Rig, ok: Target[]): Promise<number> {
+  const handle = await openServiceDatabase(rig.databaseUrl);
+  const workerPool = openWorkerPool(handle);
+  const policy = { retryScheduleSeconds: [0] };
+  const windowStart = performance.now() + settings.warmupS * 1000;
+  const windowEnd = windowStart + settings.durationS * 1000;
+  let recorded = 0;
+  let created = 0;
+  try {
+    const creator = async (n: number) => {
+      for (let i = n; performance.now() < windowEnd; i += CREATORS) {
+        const target = ok[i % ok.length]!;
+        await createIntent(
+          handle.db,
+          rig.ownerId,
+          {
+            id: uuidv7(),
+            ...createBody(target.walletId, target.sellerId),
+            status_detail: null,
+            provider_data: {},
+            metadata: {},
+          },
+          'testmode',
+          policy,
+        );
+        created++;
+      }
+    };
+    const drainer = async () => {
+      while (performance.now() < windowEnd + 1_000) {
+        const claimId = uuidv7();
+        const claimed = await queue.claimDue(workerPool.db, claimId, 20_000, {
+          limit: 32,
+          endpointCap: 16,
+          busy: new Map(),
+          held: [],
+        });
+        if (claimed.length === 0) {
+          await sleep(1);
+          continue;
+        }
+        const result = await queue.recordAttempts(
+          workerPool.db,
+          claimed.map((delivery) => ({
+            deliveryId: delivery.id,
+            endpointId: delivery.endpoint_id,
+            claimId,
+            succeeded: true,
+            startedAt: new Date(),
+            durationMs: 1,
+            responseStatus: 200,
+            responseBody: '',
+            error: null,
+            status: 'delivered' as const,
+            retryInSeconds: null,
+          })),
+          { failures: 10, pauseMs: 30_000 },
+        );
+        const now = performance.now();
+        if (now >= windowStart && now < windowEnd) recorded += result.deliveryIds.length;
+      }
+    };
+    await Promise.all([...Array.from({ length: CREATORS }, (_, n) => creator(n)), drainer(), drainer()]);
+  } finally {
+    await workerPool.close();
+    await handle.close();
+  }
+  log(`ceiling: ${created} intents created, ${fixed(recorded / settings.durationS)} deliveries recorded/s`);
+  return recorded / settings.durationS;
+}
+
+// ---------- 2. the fast pipeline ----------
+
+/** 64 concurrent creates through the service for warm-up + window; deliveries received per second. */
+async function fast(rig: Rig, ok: Target[]): Promise<number> {
+  const pool = new Pool(rig.base, { connections: CREATORS, pipelining: 1 });
+  const headers = { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json' };
+  const windowStart = performance.now() + settings.warmupS * 1000;
+  const windowEnd = windowStart + settings.durationS * 1000;
+  const ids: string[] = [];
+  const creator = async (n: number) => {
+    for (let i = n; performance.now() < windowEnd; i += CREATORS) {
+      const response = await pool.request({
+        method: 'POST',
+        path: '/testmode/intents/create',
+        headers,
+        body: ok[i % ok.length]!.body,
+      });
+      const text = await response.body.text();
+      if (response.statusCode === 201) ids.push(idOf(text));
+    }
+  };
+  await Promise.all(Array.from({ length: CREATORS }, (_, n) => creator(n)));
+  await pool.close();
+  const missing = await drained(rig.subscriber, ids);
+  if (missing > 0) throw new Error(`fast: ${missing} intents never arrived`);
+  const received = receivedBetween(
+    ids.map((id) => rig.subscriber.receipts.get(id)!),
+    windowStart,
+    windowEnd,
+  );
+  log(`fast: ${ids.length} intents, ${fixed(received / settings.durationS)} deliveries/s in the window`);
+  return received / settings.durationS;
+}
+
+// ---------- 3, 4. paced phases ----------
+
+interface PacedPhase {
+  /** Deliveries received in the window, per second, of the `judged` wallets' intents. */
+  deliveryRate: number;
+  /** Of the judged intents created in the window, the share received in it or the drain. */
+  kept: number;
+  p99: number;
+  p50: number;
+  created: number;
+  missing: number;
+  errors: number;
+}
+
+/**
+ * Intents at `rate` per second, round robin over `all`, for warm-up + window; latency of the
+ * intents of `judged` wallets from when their create was due to their receipt.
+ */
+async function paced(rig: Rig, all: Target[], judged: Set<Kind>, rate: number): Promise<PacedPhase> {
+  const count = Math.round(rate * (settings.warmupS + settings.durationS));
+  const bodies = Array.from({ length: count }, (_, i) => all[i % all.length]!.body);
+  const due: Array<{ id: string; dueAt: number; judged: boolean }> = [];
+  let firstDue = Number.NaN;
+  const result = await runPaced({
+    origin: rig.base,
+    path: '/testmode/intents/create',
+    headers: { authorization: `Bearer ${rig.token}` },
+    bodies,
+    rate,
+    onAnswer: (index, dueAt, status, text) => {
+      if (index === 0) firstDue = dueAt;
+      if (status === 201)
+        due.push({ id: idOf(text), dueAt, judged: judged.has(all[index % all.length]!.kind) });
+    },
+  });
+  const windowStart = firstDue + settings.warmupS * 1000;
+  const windowEnd = windowStart + settings.durationS * 1000;
+  const mine = due.filter((d) => d.judged);
+  const missing = await drained(
+    rig.subscriber,
+    mine.map((d) => d.id),
+  );
+  const inWindow = mine.filter((d) => d.dueAt >= windowStart && d.dueAt < windowEnd);
+  const latencies = inWindow
+    .map((d) => (rig.subscriber.receipts.get(d.id) ?? Number.POSITIVE_INFINITY) - d.dueAt)
+    .sort((a, b) => a - b);
+  const received = receivedBetween(
+    mine.map((d) => rig.subscriber.receipts.get(d.id) ?? -1),
+    windowStart,
+    windowEnd,
+  );
+  return {
+    deliveryRate: received / settings.durationS,
+    kept: inWindow.filter((d) => rig.subscriber.receipts.has(d.id)).length / Math.max(1, inWindow.length),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    created: due.length,
+    missing,
+    errors: result.errors + (result.sent - due.length),
+  };
+}
+
+/**
+ * The failing endpoint after the mixed phase: paused by its breaker, every intent sent to it has its
+ * delivery, none delivered, and no delivery attempted sooner than the retry schedule allows.
+ */
+async function failingEndpoint(rig: Rig, down: Target, schedule: number[]) {
+  const health = (
+    await callApi<{ health: { state: string; consecutive_failures: number } }>(
+      rig.base,
+      'GET',
+      `/webhooks/endpoints/${down.endpointId}`,
+      rig.token,
+    )
+  ).data.health;
+  const client = new pg.Client({ connectionString: rig.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      intents: number;
+      deliveries: number;
+      delivered: number;
+      early: number;
+    }>(
+      `with gaps as (
+         select a.delivery_id, a.attempt,
+                extract(epoch from a.started_at - lag(a.started_at) over (partition by a.delivery_id
+                                                                         order by a.attempt)) as gap
+         from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+         where d.endpoint_id = $1)
+       select (select count(*)::int from intents where wallet_id = $2) as intents,
+              (select count(*)::int from webhook_deliveries where endpoint_id = $1) as deliveries,
+              (select count(*)::int from webhook_deliveries where endpoint_id = $1 and status = 'delivered')
+                as delivered,
+              (select count(*)::int from gaps where gap is not null and gap < 0.9 * ($3::float8[])[attempt - 1])
+                as early`,
+      [down.endpointId, down.walletId, schedule],
+    );
+    return { health, ...rows[0]! };
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------- 5. one worker, then two ----------
+
+/** Queues `settings.drain` deliveries with no worker running, then drains them with `n` workers. */
+async function drainWith(rig: Rig, n: number, slow: Target[]): Promise<{ rate: number; attempts: number }> {
+  const bodies = Array.from({ length: settings.drain }, (_, i) => slow[i % slow.length]!.body);
+  const ids: string[] = [];
+  await runPaced({
+    origin: rig.base,
+    path: '/testmode/intents/create',
+    headers: { authorization: `Bearer ${rig.token}` },
+    bodies,
+    rate: 1_500,
+    onAnswer: (_index, _dueAt, status, text) => {
+      if (status === 201) ids.push(idOf(text));
+    },
+  });
+  const client = new pg.Client({ connectionString: rig.databaseUrl });
+  await client.connect();
+  try {
+    const endpoints = slow.map((target) => target.endpointId);
+    // Not due until every worker listens, so all start on the same queue.
+    await client.query(
+      `update webhook_deliveries set next_attempt_at = now() + interval '1 hour'
+       where endpoint_id = any($1::uuid[]) and status = 'pending'`,
+      [endpoints],
+    );
+    await startWorkers(rig, n);
+    await client.query(
+      `update webhook_deliveries set next_attempt_at = now()
+       where endpoint_id = any($1::uuid[]) and status = 'pending'`,
+      [endpoints],
+    );
+    await client.query(`select pg_notify('convene_webhook_deliveries', '')`);
+    const start = performance.now();
+    const missing = await drained(rig.subscriber, ids);
+    if (missing > 0) throw new Error(`${n} worker(s): ${missing} deliveries never arrived`);
+    const last = Math.max(...ids.map((id) => rig.subscriber.receipts.get(id)!));
+    // Received is not yet recorded: wait for the answers (250 ms) to be recorded before counting.
+    let rows: Array<{ delivered: number; attempts: number }> = [];
+    const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+    do {
+      await sleep(200);
+      ({ rows } = await client.query<{ delivered: number; attempts: number }>(
+        `select count(*) filter (where status = 'delivered')::int as delivered,
+                coalesce(sum(attempts), 0)::int as attempts
+         from webhook_deliveries where endpoint_id = any($1::uuid[])`,
+        [endpoints],
+      ));
+    } while (rows[0]!.delivered < ids.length && performance.now() < deadline);
+    await stopWorkers(rig);
+    return { rate: ids.length / ((last - start) / 1000), attempts: rows[0]!.attempts - ids.length };
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------- the run ----------
+
+export async function runScale(): Promise<number> {
+  const started = Date.now();
+  let subscriber: Subscriber | undefined;
+  try {
+    const { databaseUrl, signer, servicePort } = await beginSuite(
+      settings.databaseName,
+      `webhook delivery at scale: ${settings.warmupS} s warm-up + ${settings.durationS} s windows`,
+    );
+    const env = {
+      TEST_MODE: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_WORKER: 'false',
+    };
+    const service = await startService(databaseUrl, servicePort, signer.publicJwks, env);
+    const base = `http://127.0.0.1:${servicePort}`;
+    await waitUntilAnswers(service, `${base}/wallets`, 'service', 401);
+    subscriber = await startSubscriber();
+    const token = await signer.token('bench-scale@example.com');
+    const rig: Rig = {
+      base,
+      token,
+      ownerId: '',
+      subscriber,
+      databaseUrl,
+      env: serviceEnv(databaseUrl, servicePort, signer.publicJwks, env),
+      workers: [],
+    };
+    const ok = await targets(rig, 'ok', 8);
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    rig.ownerId = (
+      await admin.query<{ owner_id: string }>('select owner_id from wallets where id = $1', [ok[0]!.walletId])
+    ).rows[0]!.owner_id;
+    await admin.end();
+
+    log('ceiling: the pipeline’s statements straight through pg');
+    const ceilingRate = await ceiling(rig, ok);
+    await startWorkers(rig, 1);
+    log('fast: 64 concurrent creates through the service, one worker process');
+    const fastRate = await fast(rig, ok);
+
+    log(`slow: ${settings.slowRate} intents/s to 20 endpoints answering after 250 ms`);
+    const slowTargets = await targets(rig, 'slow', 20);
+    const slow = await paced(rig, slowTargets, new Set(['slow']), settings.slowRate);
+
+    log(`mixed: ${TARGET.mixedRate} intents/s to 10 wallets, one endpoint slow (5 s), one failing (500)`);
+    const healthy = await targets(rig, 'ok', 8);
+    const [stuck] = await targets(rig, 'stuck', 1);
+    const [down] = await targets(rig, 'down', 1);
+    const mixed = await paced(rig, [...healthy, stuck!, down!], new Set(['ok']), TARGET.mixedRate);
+    const failing = await failingEndpoint(
+      rig,
+      down!,
+      [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+    );
+    const stuckHealth = (
+      await callApi<{ health: Record<string, unknown> }>(
+        rig.base,
+        'GET',
+        `/webhooks/endpoints/${stuck!.endpointId}`,
+        token,
+      )
+    ).data.health;
+    log(`mixed: the 5 s endpoint's health: ${JSON.stringify(stuckHealth)}`);
+    await stopWorkers(rig);
+
+    log(`one worker, then two: ${settings.drain} queued deliveries to 250 ms subscribers each`);
+    const one = await drainWith(rig, 1, await targets(rig, 'slow', 20));
+    const two = await drainWith(rig, 2, await targets(rig, 'slow', 20));
+    logLoad('after the run');
+
+    const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+    const rows: string[][] = [
+      [
+        'fast ÷ database ceiling',
+        `${fixed(fastRate)} ÷ ${fixed(ceilingRate)} deliveries/s`,
+        fixed(fastRate / ceilingRate, 2),
+        `≥ ${TARGET.ceilingRatio}`,
+        verdict(fastRate / ceilingRate >= TARGET.ceilingRatio),
+      ],
+      [
+        'slow (250 ms) deliveries/s',
+        `${fixed(slow.deliveryRate)}, p50 ${fixed(slow.p50)} ms`,
+        `p99 ${fixed(slow.p99)} ms`,
+        `≥ ${TARGET.slowRate}/s, p99 < ${TARGET.slowP99Ms} ms`,
+        verdict(
+          slow.deliveryRate >= TARGET.slowRate &&
+            slow.p99 < TARGET.slowP99Ms &&
+            slow.missing === 0 &&
+            slow.errors === 0,
+        ),
+      ],
+      [
+        'mixed: healthy endpoints',
+        `${fixed(mixed.deliveryRate)} deliveries/s, kept ${fixed(mixed.kept, 3)}`,
+        `p99 ${fixed(mixed.p99)} ms`,
+        `p99 < ${TARGET.mixedP99Ms} ms, kept ≥ ${TARGET.mixedKept}`,
+        verdict(
+          mixed.p99 < TARGET.mixedP99Ms &&
+            mixed.kept >= TARGET.mixedKept &&
+            mixed.missing === 0 &&
+            mixed.errors === 0,
+        ),
+      ],
+      [
+        'mixed: failing endpoint',
+        `${failing.health.state}, ${failing.deliveries}/${failing.intents} deliveries kept`,
+        `${failing.early} early attempts`,
+        'paused, none lost, none early',
+        verdict(
+          ['paused', 'probing'].includes(failing.health.state) &&
+            failing.deliveries === failing.intents &&
+            failing.delivered === 0 &&
+            failing.early === 0,
+        ),
+      ],
+      [
+        'two workers ÷ one',
+        `${fixed(two.rate)} ÷ ${fixed(one.rate)} deliveries/s`,
+        fixed(two.rate / one.rate, 2),
+        `≥ ${TARGET.twoWorkers}, 0 double attempts`,
+        verdict(two.rate / one.rate >= TARGET.twoWorkers && one.attempts + two.attempts === 0),
+      ],
+    ];
+    printTable(['check', 'measured', 'figure', 'target', 'result'], rows);
+    log(
+      `duplicates received: ${subscriber.duplicates}; extra attempts: one worker ${one.attempts}, two ${two.attempts}`,
+    );
+    const hasFailed = rows.some((row) => row.at(-1) === 'FAIL') || subscriber.duplicates > 0;
+    log(`scale: ${hasFailed ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return hasFailed ? 1 : 0;
+  } finally {
+    await subscriber?.close().catch(() => {});
+    await cleanUp();
+  }
+}
