@@ -159,7 +159,9 @@ export async function recordAttempts(
 ): Promise<Recorded> {
   if (outcomes.length === 0) return { deliveryIds: [], endpoints: [] };
   const column = <T>(pick: (o: AttemptOutcome) => T) => sql.param(outcomes.map(pick));
-  const tallies = [...tallyByEndpoint(outcomes)];
+  // In id order: the endpoints are locked in that order (below).
+  const tallies = [...tallyByEndpoint(outcomes)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const endpointIds = sql.param(tallies.map(([id]) => id));
   const tally = <T>(pick: (t: EndpointTally) => T) => sql.param(tallies.map(([, t]) => pick(t)));
   const hour = sql`date_trunc('hour', now())`;
   const anySuccess = sql`h.successes > 0`;
@@ -212,6 +214,13 @@ export async function recordAttempts(
                o.response_body, o.error
         from recorded r join outcome o on o.id = r.id
       ),
+      -- Two processes recording for the same endpoints would deadlock if each locked them in its
+      -- own order; every statement locks them in id order first.
+      locked as materialized (
+        select id from webhook_endpoints where id = any(${endpointIds}::uuid[])
+        order by id
+        for no key update
+      ),
       health as (
         update webhook_endpoints ep
         set consecutive_failures = ${failuresInARow},
@@ -230,9 +239,10 @@ export async function recordAttempts(
             previous_hour_successes = case when ep.health_hour = ${hour} then ep.previous_hour_successes
                                            when ep.health_hour = ${hour} - interval '1 hour' then ep.hour_successes
                                            else 0 end
-        from unnest(${sql.param(tallies.map(([id]) => id))}::uuid[], ${tally((t) => t.attempts)}::int[],
+        from unnest(${endpointIds}::uuid[], ${tally((t) => t.attempts)}::int[],
                     ${tally((t) => t.successes)}::int[], ${tally((t) => t.trailingFailures)}::int[])
           as h (endpoint_id, attempts, successes, failing)
+          join locked on locked.id = h.endpoint_id
         where ep.id = h.endpoint_id
         returning ep.id, ep.paused_until
       )
