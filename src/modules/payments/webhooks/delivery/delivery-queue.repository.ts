@@ -38,8 +38,11 @@ export interface ClaimLimits {
   held: readonly string[];
 }
 
-/** How many more due rows than `limit` a claim looks at, so that capped endpoints leave room. */
-const CANDIDATES_PER_CLAIMED = 4;
+/**
+ * How many due rows a claim looks at: four times what it may take, and never fewer than 128, so
+ * that a small claim (a few freed slots) still reaches past endpoints that have no room left.
+ */
+const candidatesFor = (limit: number) => Math.max(limit, 32) * 4;
 
 /**
  * Up to `limit` due pending deliveries not under a running lease, oldest due first, leased to
@@ -62,7 +65,7 @@ export function claimDue(db: Executor, claimId: string, leaseMs: number, limits:
           and (d.leased_until is null or d.leased_until < now())
           and d.endpoint_id <> all(${sql.param(limits.held)}::uuid[])
         order by d.next_attempt_at
-        limit ${limits.limit * CANDIDATES_PER_CLAIMED}
+        limit ${candidatesFor(limits.limit)}
         for update of d skip locked
       ),
       placed as (

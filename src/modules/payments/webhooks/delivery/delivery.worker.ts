@@ -77,8 +77,13 @@ export class DeliveryWorker {
   private running = false;
   private pumping = false;
   private wakeAgain = false;
-  /** The last claim was full: more may be due once capacity frees up. */
+  /** The last claim was full: claim again at once while there is room. */
   private backlog = false;
+  /**
+   * The last claim found work: more may be due once capacity frees up (a claim can come back short
+   * only because the endpoints it found had no room left).
+   */
+  private foundWork = false;
   private inFlight = 0;
   /** Attempts in flight by endpoint. */
   private readonly busy = new Map<string, number>();
@@ -198,6 +203,7 @@ export class DeliveryWorker {
           held: this.heldEndpoints(),
         });
         this.backlog = claimed.length === room;
+        this.foundWork = claimed.length > 0;
         await this.dispatch(claimed, claimId);
         if (!this.backlog) break;
       }
@@ -352,8 +358,8 @@ export class DeliveryWorker {
         else this.busy.delete(outcome.endpointId);
       }
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      // More may be due: the last claim was full, or an endpoint at its cap has room again.
-      if (this.backlog || freedHeld) this.wake();
+      // More may be due: the last claim found some, or an endpoint at its cap has room again.
+      if (this.foundWork || freedHeld) this.wake();
     }
     this.flushing = false;
   }
