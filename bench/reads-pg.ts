@@ -9,12 +9,15 @@
  * the query config Drizzle built (statement name, SQL text, `rowMode: 'array'`, its type parsers)
  * and the parameters. `loadQuery` then sends exactly that through that pool from `callers`
  * concurrent callers, each starting its next query once the last one's rows have all arrived and
- * been parsed, as a handler awaits them.
+ * been parsed, as a handler awaits them. `startBarePgServer` starts the same statements behind bare
+ * Fastify routes (bench/reads-bare-pg.ts), the judged baseline: the same query with HTTP on top.
  */
 import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type pg from 'pg';
 import { type Database, type DatabaseHandle, openDatabase } from '../src/kernel/db/client.ts';
+import { baseEnv, serviceArgs, startChild, waitUntilAnswers } from './lib.ts';
+import type { Seed } from './reads-targets.ts';
 import { type CpuUsed, cpuSnapshot, cpuUsed } from './webhooks-observe.ts';
 
 /** What the service's driver is handed for one request of a target. */
@@ -107,4 +110,24 @@ export async function warmAndMeasureQuery(
 ): Promise<QueryMeasurement> {
   await loadQuery(pool, query, timing.callers, timing.warmupS, cpuOf);
   return loadQuery(pool, query, timing.callers, timing.durationS, cpuOf);
+}
+
+/**
+ * Starts bench/reads-bare-pg.ts on `port`: `GET /bare-pg/<key>` runs the statement of each target
+ * of `keys` (captured there from the same repository call, with `seed`) on `databaseUrl` and sends
+ * its rows. Resolves once it answers. It gets the service's node flags (heap cap, BENCH_PROFILE's),
+ * so the two sides of the ratio run on the same runtime settings and can be profiled alike.
+ */
+export async function startBarePgServer(
+  databaseUrl: string,
+  port: number,
+  setup: { keys: string[]; seed: Seed },
+): Promise<ChildProcess> {
+  const child = startChild(
+    'bare-pg',
+    [...serviceArgs(), 'bench/reads-bare-pg.ts', String(port), databaseUrl, JSON.stringify(setup)],
+    { ...baseEnv(), NODE_ENV: 'production' },
+  );
+  await waitUntilAnswers(child, `http://127.0.0.1:${port}/__ready`, 'bare + pg server');
+  return child;
 }

@@ -1,7 +1,8 @@
 /**
  * The targets, verdicts and tables of the read-route suite (bench/reads.ts): the service against
  * a bare Fastify route serving the same bytes (issue 2, item 10), and the service without its
- * microcache against the same SQL statement straight through `pg` (issue 17).
+ * microcache against a bare Fastify route running the same SQL statement through `pg` (issue 17;
+ * the statement straight through `pg` with no HTTP is printed beside it, not judged).
  */
 import { printTable } from './lib.ts';
 import type { QueryMeasurement } from './reads-pg.ts';
@@ -10,7 +11,7 @@ import type { CpuUsed } from './webhooks-observe.ts';
 /** Issue 2, item 10: the service (as it runs by default, microcache on) against a bare route. */
 export const FLOOR = { minRatio: 0.15, maxP99Ms: 50 };
 
-/** Issue 17: every request reaching PostgreSQL, against the same statement straight through pg. */
+/** Issue 17: every request reaching PostgreSQL, against the same statement behind a bare route. */
 export const DATABASE_FLOOR = { minRatio: 0.6 };
 
 /** One autocannon measurement of a server. */
@@ -111,71 +112,121 @@ export function printBareTable(rows: Row[], timing: Timing): void {
   printFailures(rows);
 }
 
-// ---------- uncached, against the same query straight through pg ----------
+// ---------- uncached, against the same query behind a bare route ----------
 
 export interface DatabaseRow {
   label: string;
   /** The service with PUBLIC_CACHE_TTL_MS=0: every request reaches PostgreSQL. */
   service: Measurement;
+  /** The bare + pg route (bench/reads-bare-pg.ts): the same statement, its rows sent as JSON. */
+  barePg: Measurement;
+  /** The same statement straight through pg, no HTTP at all: informational. */
   pg: QueryMeasurement;
   rowCount: number;
+  /** service ÷ bare + pg: the judged ratio. */
   ratio: number;
+  /** service ÷ pg-only: printed, not judged. */
+  pgRatio: number;
   failures: string[];
 }
 
 export function judgeAgainstDatabase(
   label: string,
-  service: Measurement,
-  pg: QueryMeasurement,
+  measured: { service: Measurement; barePg: Measurement; pg: QueryMeasurement },
   rowCount: number,
 ): DatabaseRow {
-  const ratio = pg.qps === 0 ? 0 : service.rps / pg.qps;
+  const { service, barePg, pg } = measured;
+  const ratio = barePg.rps === 0 ? 0 : service.rps / barePg.rps;
   const failures: string[] = [];
   if (ratio < DATABASE_FLOOR.minRatio)
     failures.push(`ratio ${ratio.toFixed(3)} < ${DATABASE_FLOOR.minRatio}`);
   failures.push(...requestFailures(service));
+  if (barePg.non2xx > 0 || barePg.errors > 0) failures.push('the bare + pg server itself failed requests');
   if (pg.errors > 0) failures.push(`${pg.errors} queries straight through pg failed`);
-  return { label, service, pg, rowCount, ratio, failures };
+  return {
+    label,
+    service,
+    barePg,
+    pg,
+    rowCount,
+    ratio,
+    pgRatio: pg.qps === 0 ? 0 : service.rps / pg.qps,
+    failures,
+  };
 }
 
-const percentOfCore = (seconds: number, elapsedS: number) => ((seconds / elapsedS) * 100).toFixed(0);
+/** What every other process on the machine used during a measurement, in % of one core. */
+const othersPercent = (cpu: CpuUsed) => (cpu.others / cpu.elapsed) * 100;
 
 const perRequestMs = (seconds: number, count: number) => ((seconds * 1000) / Math.max(1, count)).toFixed(3);
+
+/** One CPU figure of the three sides (service, bare + pg, pg-only), `a / b / c`. */
+function threeSides(row: DatabaseRow, figure: (cpu: CpuUsed, count: number) => string): string {
+  return [
+    figure(row.service.cpu, row.service.total),
+    figure(row.barePg.cpu, row.barePg.total),
+    figure(row.pg.cpu, row.pg.total),
+  ].join(' / ');
+}
 
 export function printDatabaseTable(rows: DatabaseRow[], timing: Timing, poolSize: number): void {
   const header = [
     'target (uncached)',
     'service req/s',
-    'pg queries/s',
+    'bare+pg req/s',
     'ratio',
-    'service p50/p99 ms',
-    'svc CPU ms/req',
-    'PG CPU ms/req svc/pg',
-    'client CPU ms/req svc/pg',
-    'others CPU % svc/pg',
+    'pg-only q/s',
+    'pg-only ratio',
+    'p50/p99 ms svc | bare+pg',
+    'server CPU ms/req svc/bare+pg',
+    'PG CPU ms/req svc/bare+pg/pg',
+    'client CPU ms/req svc/bare+pg/pg',
+    'others CPU % svc/bare+pg/pg',
     'rows',
-    'non-2xx/errors/pg errors',
+    'non-2xx/errors svc | bare+pg | pg',
     'result',
   ];
   const cells = rows.map((row) => [
     row.label,
     row.service.rps.toFixed(0),
-    row.pg.qps.toFixed(0),
+    row.barePg.rps.toFixed(0),
     row.ratio.toFixed(3),
-    `${row.service.p50} / ${row.service.p99}`,
-    row.service.cpuMsPerRequest.toFixed(3),
-    `${perRequestMs(row.service.cpu.postgres, row.service.total)} / ${perRequestMs(row.pg.cpu.postgres, row.pg.total)}`,
-    `${perRequestMs(row.service.cpu.bench, row.service.total)} / ${perRequestMs(row.pg.cpu.bench, row.pg.total)}`,
-    `${percentOfCore(row.service.cpu.others, row.service.cpu.elapsed)} / ${percentOfCore(row.pg.cpu.others, row.pg.cpu.elapsed)}`,
+    row.pg.qps.toFixed(0),
+    row.pgRatio.toFixed(3),
+    `${row.service.p50} / ${row.service.p99} | ${row.barePg.p50} / ${row.barePg.p99}`,
+    `${row.service.cpuMsPerRequest.toFixed(3)} / ${row.barePg.cpuMsPerRequest.toFixed(3)}`,
+    threeSides(row, (cpu, count) => perRequestMs(cpu.postgres, count)),
+    threeSides(row, (cpu, count) => perRequestMs(cpu.bench, count)),
+    threeSides(row, (cpu) => othersPercent(cpu).toFixed(0)),
     String(row.rowCount),
-    `${failedRequests(row.service)} / ${row.pg.errors}`,
+    `${failedRequests(row.service)} | ${failedRequests(row.barePg)} | ${row.pg.errors}`,
     verdict(row.failures),
   ]);
   printTable(header, cells);
   process.stdout.write(
-    `\nfloor: uncached service req/s >= ${DATABASE_FLOOR.minRatio} x the same statement's queries/s ` +
-      `straight through pg (${timing.connections} callers on a pool of ${poolSize}, the service's), ` +
-      `service at ${timing.connections} connections, only 2xx; ${timingText(timing)}\n`,
+    `\nfloor: uncached service req/s >= ${DATABASE_FLOOR.minRatio} x the bare + pg route's req/s (bare ` +
+      `Fastify running the same statement on a pool of ${poolSize}, the service's, and sending its rows), ` +
+      `both at ${timing.connections} connections, only 2xx; ${timingText(timing)}\n` +
+      `not judged: pg-only ratio = service req/s / the statement's queries/s straight through pg with no ` +
+      `HTTP at all (${timing.connections} callers on a pool of ${poolSize})\n`,
   );
   printFailures(rows);
+  printSkews(rows);
+}
+
+/** Other processes' CPU, in % of a core, that differs this much between the two sides skews a ratio. */
+const SKEW_PERCENT = 25;
+
+/** Says which judged ratios other processes skewed (not a verdict: the run is to be repeated). */
+function printSkews(rows: DatabaseRow[]): void {
+  for (const row of rows) {
+    const service = othersPercent(row.service.cpu);
+    const barePg = othersPercent(row.barePg.cpu);
+    if (Math.abs(service - barePg) < SKEW_PERCENT) continue;
+    process.stdout.write(
+      `note ${row.label}: other processes used ${service.toFixed(0)} % of a core during the service's ` +
+        `measurement and ${barePg.toFixed(0)} % during bare + pg's; the ratio leans ` +
+        `${service > barePg ? 'low' : 'high'}, re-run on a quieter machine\n`,
+    );
+  }
 }

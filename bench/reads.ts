@@ -1,11 +1,13 @@
 /**
  * The read-route suite of `npm run bench` (`BENCH_SUITES=reads`): load-tests public read routes
  * of the service on PostgreSQL and checks two floors, both at 50 connections with only 2xx
- * answers (targets and tables in bench/reads-report.ts):
+ * answers (targets in bench/reads-targets.ts, floors and tables in bench/reads-report.ts):
  * - issue 2, item 10: the service as it runs by default (its microcache on) against a bare
  *   Fastify route serving the same bytes: req/s ≥ 0.15 × bare req/s, p99 < 50 ms;
  * - issue 17: a second service without the microcache (every request reaches PostgreSQL) against
- *   the same SQL statement sent straight through `pg` (bench/reads-pg.ts): req/s ≥ 0.6 × queries/s.
+ *   a bare Fastify route running the same SQL statement through `pg` and sending its rows
+ *   (bench/reads-bare-pg.ts): req/s ≥ 0.6 × bare + pg req/s. The statement straight through `pg`
+ *   with no HTTP at all (bench/reads-pg.ts) is measured too and its ratio printed, not judged.
  * See bench/README.md for the method and how to read the output.
  *
  * Steps:
@@ -15,30 +17,23 @@
  *   3. seed through the HTTP API with a token signed by that key;
  *   4. capture each target's real response body, start the bare server serving those bodies;
  *      capture each target's SQL statement from its repository function, on a pool of our own;
- *   5. per target: warm up and measure the bare route, the service route, the uncached service
- *      route, then the statement straight through pg;
+ *      start the bare + pg server (which captures the same statements in its own process);
+ *   5. per target: warm up and measure the bare route, the service route, the bare + pg route,
+ *      the uncached service route, then the statement straight through pg;
  *   6. print the tables and the verdict;
  *   7. stop the children, drop the database; 1 if a floor failed.
  *
  * Environment (all optional): BENCH_DURATION (seconds per measurement, 10), BENCH_WARMUP
  * (seconds, 2), BENCH_CONNECTIONS (50; also the callers straight through pg), BENCH_DATABASE_URL
  * (admin URL of the server, postgres://postgres@127.0.0.1:5432/postgres), BENCH_DATABASE_NAME
- * (convene_bench), BENCH_PORT (first port tried for the service; the uncached service and the
- * bare server take the next free ones, 18470), BENCH_TARGETS (comma-separated target keys, e.g.
- * `editions-list`; all when unset), PUBLIC_CACHE_TTL_MS (the first service's microcache, 1000; 0
- * runs one service, uncached, for both floors), BENCH_PROFILE (a directory: the services write a
- * V8 CPU profile there when they exit).
+ * (convene_bench), BENCH_PORT (first port tried for the service; the uncached service, the bare
+ * server and the bare + pg server take the next free ones, 18470), BENCH_TARGETS (comma-separated
+ * target keys, e.g. `editions-list`; all when unset), PUBLIC_CACHE_TTL_MS (the first service's
+ * microcache, 1000; 0 runs one service, uncached, for both floors), BENCH_PROFILE (a directory:
+ * the services and the bare + pg server write a V8 CPU profile there when they exit).
  */
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import type { Database } from '../src/kernel/db/client.ts';
-import { pageWindow } from '../src/kernel/http/respond.ts';
-import { listTemplatesOfPublishedEdition } from '../src/modules/events/certifications/certifications.repository.ts';
-import {
-  findPublishedEditionBySlugs,
-  listPublishedEditionsOfPublishedEvent,
-} from '../src/modules/events/editions/editions.repository.ts';
-import { listPublicProgramsOfPublishedEdition } from '../src/modules/events/programs/programs.repository.ts';
 import {
   type BareRoute,
   beginSuite,
@@ -53,7 +48,13 @@ import {
   startBareServer,
   startService,
 } from './lib.ts';
-import { type CapturedQuery, captureQuery, openServiceDatabase, warmAndMeasureQuery } from './reads-pg.ts';
+import {
+  type CapturedQuery,
+  captureQuery,
+  openServiceDatabase,
+  startBarePgServer,
+  warmAndMeasureQuery,
+} from './reads-pg.ts';
 import {
   type DatabaseRow,
   judge,
@@ -63,71 +64,12 @@ import {
   printDatabaseTable,
   type Row,
 } from './reads-report.ts';
+import { headersOf, PROGRAM_COUNT, type Seed, type Target, targetsOf } from './reads-targets.ts';
 import { cpuSnapshot, cpuUsed } from './webhooks-observe.ts';
 
-// ---------- what is measured ----------
-
-/** What the seed step created; targets build their paths (and later, headers) from it. */
-interface Seed {
-  token: string;
-  eventId: string;
-  eventSlug: string;
-  editions: Array<{ id: string; slug: string }>;
-}
-
-interface Target {
-  /** Short id: the bare route is `/bare/<key>`. */
-  key: string;
-  label: string;
-  /** Path (and query) on the service. */
-  path(seed: Seed): string;
-  /** Send the seed token as a bearer token (for routes that need a caller). Default: anonymous. */
-  isAuthenticated?: boolean;
-  /**
-   * The repository call the route's handler makes for that request, with the same arguments: its
-   * SQL statement is captured and sent straight through pg as the uncached route's baseline.
-   */
-  query(db: Database, seed: Seed): Promise<unknown>;
-}
-
 const EDITION_COUNT = 20;
-/** Programs and certification templates of the first edition. */
-const PROGRAM_COUNT = 50;
+/** Certification templates of the first edition (its programs: PROGRAM_COUNT). */
 const TEMPLATE_COUNT = 10;
-
-/** Adding a target is one entry here (plus, if it needs data, a few lines in `seed`). */
-const TARGETS: Target[] = [
-  {
-    key: 'edition-by-slugs',
-    label: 'edition by slugs (op 3)',
-    path: (s) => `/events/${s.eventSlug}:by-slug/editions/${s.editions[0]!.slug}:by-slug`,
-    query: (db, s) => findPublishedEditionBySlugs(db, s.eventSlug, s.editions[0]!.slug),
-  },
-  {
-    key: 'editions-list',
-    label: 'public editions list',
-    path: (s) => `/events/${s.eventId}/editions`,
-    query: (db, s) => listPublishedEditionsOfPublishedEvent(db, s.eventId, pageWindow({})),
-  },
-  {
-    key: 'programs-list',
-    label: `programs, ${PROGRAM_COUNT} (op 9)`,
-    path: (s) => `/editions/${s.editions[0]!.id}/programs?limit=${PROGRAM_COUNT}`,
-    query: (db, s) =>
-      listPublicProgramsOfPublishedEdition(
-        db,
-        s.editions[0]!.id,
-        undefined,
-        pageWindow({ limit: PROGRAM_COUNT }),
-      ),
-  },
-  {
-    key: 'certification-templates',
-    label: 'certification templates (op 4)',
-    path: (s) => `/editions/${s.editions[0]!.id}/certifications/templates`,
-    query: (db, s) => listTemplatesOfPublishedEdition(db, s.editions[0]!.id, pageWindow({})),
-  },
-];
 
 // ---------- settings ----------
 
@@ -141,14 +83,11 @@ const settings = {
 };
 
 function selectedTargets(): Target[] {
-  if (settings.only === undefined) return TARGETS;
-  const unknown = settings.only.filter((key) => !TARGETS.some((target) => target.key === key));
-  if (unknown.length > 0) {
-    throw new Error(
-      `BENCH_TARGETS: unknown ${unknown.join(', ')}; known: ${TARGETS.map((t) => t.key).join(', ')}`,
-    );
+  try {
+    return targetsOf(settings.only);
+  } catch (error) {
+    throw new Error(`BENCH_TARGETS: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return TARGETS.filter((target) => settings.only?.includes(target.key));
 }
 
 // ---------- 3. seed ----------
@@ -336,9 +275,21 @@ export async function runReads(): Promise<number> {
     const barePort = await freePort(Math.max(servicePort, uncachedPort) + 1);
     const bare = await startBareServer(bareRoutes, barePort);
     log(`bare server ready on port ${barePort}`);
+    const barePgPort = await freePort(barePort + 1);
+    const barePg = await startBarePgServer(serviceDatabaseUrl, barePgPort, {
+      keys: targets.map((target) => target.key),
+      seed: seeded,
+    });
+    const barePgBase = `http://127.0.0.1:${barePgPort}/bare-pg`;
+    for (const target of targets) {
+      const bytes = (await (await fetch(`${barePgBase}/${target.key}`)).arrayBuffer()).byteLength;
+      log(`bare + pg server on port ${barePgPort}: ${target.key} answers ${bytes} bytes`);
+    }
 
-    // 5. measure, one target at a time: bare, service, uncached service, then straight through pg
-    // right after it, so that the two sides of issue 17's ratio see the same machine.
+    // 5. measure, one target at a time: bare then service (issue 2's ratio), bare + pg then the
+    // uncached service (issue 17's), then straight through pg; each pair adjacent in time, so that
+    // both sides of a ratio see the same machine. With the cache off, the one service measurement
+    // comes right after bare + pg and serves both ratios.
     const rows: Row[] = [];
     const databaseRows: DatabaseRow[] = [];
     for (const target of targets) {
@@ -349,8 +300,16 @@ export async function runReads(): Promise<number> {
         headers,
         bare,
       );
-      log(`${target.label}: service route ${target.path(seeded)}`);
-      const serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers, service);
+      let serviceResult: Measurement | undefined;
+      if (!isCacheOff) {
+        log(`${target.label}: service route ${target.path(seeded)}`);
+        serviceResult = await warmAndMeasure(`${serviceBase}${target.path(seeded)}`, headers, service);
+      }
+      log(`${target.label}: bare + pg route`);
+      const barePgResult = await warmAndMeasure(`${barePgBase}/${target.key}`, headers, barePg);
+      log(`${target.label}: uncached service route`);
+      const uncachedResult = await warmAndMeasure(`${uncachedBase}${target.path(seeded)}`, headers, uncached);
+      serviceResult ??= uncachedResult;
       const row = judge(target.label, bareResult, serviceResult);
       rows.push(row);
       log(
@@ -358,24 +317,24 @@ export async function runReads(): Promise<number> {
           `req/s (ratio ${row.ratio.toFixed(3)}), service p99 ${serviceResult.p99} ms`,
       );
 
-      let uncachedResult = serviceResult;
-      if (!isCacheOff) {
-        log(`${target.label}: uncached service route`);
-        uncachedResult = await warmAndMeasure(`${uncachedBase}${target.path(seeded)}`, headers, uncached);
-      }
       const query = queries.get(target)!;
-      log(`${target.label}: ${query.config.name} straight through pg (pool of ${poolSize})`);
+      log(`${target.label}: ${query.config.name} straight through pg (pool of ${poolSize}; not judged)`);
       const pgResult = await warmAndMeasureQuery(
         database.pool,
         query,
         { callers: settings.connections, warmupS: settings.warmupS, durationS: settings.durationS },
         { service: uncached, databaseName: settings.databaseName },
       );
-      const databaseRow = judgeAgainstDatabase(target.label, uncachedResult, pgResult, query.rowCount);
+      const databaseRow = judgeAgainstDatabase(
+        target.label,
+        { service: uncachedResult, barePg: barePgResult, pg: pgResult },
+        query.rowCount,
+      );
       databaseRows.push(databaseRow);
       log(
-        `${target.label}: uncached service ${uncachedResult.rps.toFixed(0)} req/s, pg ` +
-          `${pgResult.qps.toFixed(0)} queries/s (ratio ${databaseRow.ratio.toFixed(3)})`,
+        `${target.label}: uncached service ${uncachedResult.rps.toFixed(0)} req/s, bare + pg ` +
+          `${barePgResult.rps.toFixed(0)} req/s (ratio ${databaseRow.ratio.toFixed(3)}); pg-only ` +
+          `${pgResult.qps.toFixed(0)} queries/s (ratio ${databaseRow.pgRatio.toFixed(3)}, not judged)`,
       );
     }
 
@@ -391,8 +350,4 @@ export async function runReads(): Promise<number> {
     await database?.close();
     await cleanUp();
   }
-}
-
-function headersOf(target: Target, seeded: Seed): Record<string, string> {
-  return target.isAuthenticated ? { authorization: `Bearer ${seeded.token}` } : {};
 }
