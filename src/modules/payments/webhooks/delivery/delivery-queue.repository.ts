@@ -64,6 +64,10 @@ export function claimDue(db: Executor, claimId: string, leaseMs: number, limits:
         where d.status = 'pending' and d.next_attempt_at <= now()
           and (d.leased_until is null or d.leased_until < now())
           and d.endpoint_id <> all(${sql.param(limits.held)}::uuid[])
+          -- Paused endpoints, including those this process has not heard of: their rows must not
+          -- fill the candidates (a new worker would otherwise find nothing else to claim).
+          and not exists (select 1 from webhook_endpoints p
+                          where p.id = d.endpoint_id and p.paused_until > now())
         order by d.next_attempt_at
         limit ${candidatesFor(limits.limit)}
         for update of d skip locked
@@ -77,7 +81,6 @@ export function claimDue(db: Executor, claimId: string, leaseMs: number, limits:
         join webhook_endpoints ep on ep.id = c.endpoint_id
         left join unnest(${sql.param(busyIds)}::uuid[], ${sql.param(busyIds.map((id) => limits.busy.get(id)))}::int[])
           as busy (endpoint_id, n) on busy.endpoint_id = c.endpoint_id
-        where ep.paused_until is null or ep.paused_until <= now()
       ),
       due as (
         select id from placed where place <= room order by next_attempt_at limit ${limits.limit}

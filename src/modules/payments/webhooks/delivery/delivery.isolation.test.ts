@@ -49,9 +49,9 @@ describe('webhook endpoints in trouble', () => {
     );
     return {
       endpoint,
-      createIntents: () =>
+      createIntents: (count = n) =>
         Promise.all(
-          Array.from({ length: n }, () =>
+          Array.from({ length: count }, () =>
             createIntent(team().owner, wallet.id, seller.id, { status: 'succeeded' }),
           ),
         ),
@@ -117,6 +117,13 @@ describe('webhook endpoints in trouble', () => {
     assert.ok(firstPauseEnds - Date.now() > PAUSE_MS / 2 && firstPauseEnds - Date.now() <= PAUSE_MS);
     assert.equal(paused.success_rate, 0);
     const sentBeforePause = receivedAt('broken').length;
+    // A delivery queued during the pause is due when the pause ends, whichever worker claims it.
+    const [late] = await broken.createIntents(1);
+    const queued = (await deliveriesOf(broken.endpoint.id)).find(
+      (row) => row.event_id !== null && row.attempts === 0,
+    );
+    assert.ok(queued !== undefined, `the delivery of intent ${late!.id} waits`);
+    assert.equal(queued.next_attempt_at?.getTime(), firstPauseEnds);
 
     // After the pause: one probe, which fails, and a pause twice as long.
     const pausedAgain = await eventually(
@@ -137,7 +144,7 @@ describe('webhook endpoints in trouble', () => {
 
     // The endpoint recovers: the next probe succeeds and everything waiting goes out.
     failing = false;
-    const rows = await allDelivered(broken.endpoint.id, 4, PAUSE_MS * 4);
+    const rows = await allDelivered(broken.endpoint.id, 5, PAUSE_MS * 4);
     const healed = await health(broken.endpoint.id);
     assert.equal(healed.state, 'healthy');
     assert.equal(healed.consecutive_failures, 0);
@@ -155,7 +162,7 @@ describe('webhook endpoints in trouble', () => {
       .orderBy(asc(webhookAttempts.started_at));
     assert.equal(healed.attempts, attempts.length);
     const succeeded = attempts.filter((a) => a.response_status === 200).length;
-    assert.equal(succeeded, 4);
+    assert.equal(succeeded, 5);
     assert.equal(healed.success_rate, Math.round((succeeded / attempts.length) * 10_000) / 10_000);
     assert.equal(receivedAt('broken').length, attempts.length, 'every request sent was recorded');
     // No delivery was attempted sooner than its schedule allows (pauses only push attempts later).
