@@ -3,13 +3,16 @@
  * its own service process, and exits with the worst result (0 every target passed, 1 a target
  * failed, 2 a suite could not run). See bench/README.md.
  *
- * - `reads` (bench/reads.ts): public read routes against a bare Fastify route (issue 2, item 10).
+ * - `reads` (bench/reads.ts): public read routes against a bare Fastify route (issue 2, item 10),
+ *   and uncached against a bare route running the same statement through pg (issue 17).
  * - `webhooks` (bench/webhooks.ts): the webhook pipeline, test-mode intent to subscriber receipt.
  * - `flood` (bench/flood.ts): /health and memory while hostile clients flood the service.
  * - `checkout` (bench/checkout.ts): paid registrations through the Mercado Pago simulator.
  * - `attendance` (bench/attendance.ts): check-ins at 200 scans/s, then 5,000 certificates issued.
+ * - `scale` (bench/webhooks-scale.ts): delivery against the database's ceiling, slow and failing
+ *   subscribers, one worker process against two (issue 17).
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: all five).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all six).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
