@@ -21,8 +21,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
@@ -48,7 +46,7 @@ import {
 } from './lib.ts';
 import { percentile, runPaced } from './paced.ts';
 import { openServiceDatabase } from './reads-pg.ts';
-import { waitForListeners } from './webhooks.ts';
+import { type Subscriber, startSubscriber, waitForListeners } from './webhooks.ts';
 import { fixed } from './webhooks-report.ts';
 
 const settings = {
@@ -81,54 +79,8 @@ type Kind = keyof typeof ANSWERS;
 
 // ---------- the subscriber ----------
 
-const INTENT_ID_KEY = '"intent_id":"';
-
-interface Subscriber {
-  url: string;
-  /** performance.now() of each intent's first receipt, by intent id. */
-  receipts: Map<string, number>;
-  duplicates: number;
-  close(): Promise<void>;
-}
-
-/** Answers by the first path segment (`/slow/3`: after 250 ms), recording each intent's receipt. */
-async function startSubscriber(): Promise<Subscriber> {
-  const subscriber: Subscriber = {
-    url: '',
-    receipts: new Map(),
-    duplicates: 0,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const server = createServer({ keepAliveTimeout: 10_000 }, (request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const answer = ANSWERS[(request.url ?? '').split('/')[1] as Kind] ?? ANSWERS.ok;
-      const at = body.indexOf(INTENT_ID_KEY);
-      if (at >= 0 && answer.status === 200) {
-        const id = body.slice(at + INTENT_ID_KEY.length, at + INTENT_ID_KEY.length + 36);
-        if (subscriber.receipts.has(id)) subscriber.duplicates++;
-        else subscriber.receipts.set(id, performance.now());
-      }
-      const send = () => {
-        response.writeHead(answer.status, { 'content-length': '0' });
-        response.end();
-      };
-      if (answer.delayMs === 0) send();
-      else setTimeout(send, answer.delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.maxConnections = 4096;
-  subscriber.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return subscriber;
-}
+/** By the first path segment (`/slow/3`: after 250 ms). */
+const answering = (path: string) => ANSWERS[path.split('/')[1] as Kind] ?? ANSWERS.ok;
 
 // ---------- seeding ----------
 
@@ -512,7 +464,7 @@ export async function runScale(): Promise<number> {
     const service = await startService(databaseUrl, servicePort, signer.publicJwks, env);
     const base = `http://127.0.0.1:${servicePort}`;
     await waitUntilAnswers(service, `${base}/wallets`, 'service', 401);
-    subscriber = await startSubscriber();
+    subscriber = await startSubscriber(answering);
     const token = await signer.token('bench-scale@example.com');
     const rig: Rig = {
       base,

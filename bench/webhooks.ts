@@ -115,7 +115,8 @@ export async function waitForListeners(
 
 // ---------- 2. the subscriber ----------
 
-interface Subscriber {
+export interface Subscriber {
+  /** `http://127.0.0.1:<port>`: endpoints add a path. */
   url: string;
   /** performance.now() at the end of each intent's first delivery, by intent id. */
   receipts: Map<string, number>;
@@ -124,15 +125,20 @@ interface Subscriber {
   close(): Promise<void>;
 }
 
+/** How the subscriber answers a request to `path`: 2xx answers count as receipts. */
+export type Answering = (path: string) => { delayMs: number; status: number };
+
 const INTENT_ID_KEY = '"intent_id":"';
 
 /**
- * Answers 200 at once and records when each intent's delivery arrived. It verifies nothing and
- * does not parse the body: the intent id is read at the first `"intent_id":"` of the JSON text
- * (only `data.intent_id` has that key; `metadata` is sent empty), so the subscriber's own cost
- * stays small next to the service's.
+ * Answers as `answering` says (by default 200 at once) and records when each intent's delivery
+ * arrived. It verifies nothing and does not parse the body: the intent id is read at the first
+ * `"intent_id":"` of the JSON text (only `data.intent_id` has that key; `metadata` is sent empty),
+ * so the subscriber's own cost stays small next to the service's. Also the scale suite's.
  */
-async function startSubscriber(): Promise<Subscriber> {
+export async function startSubscriber(
+  answering: Answering = () => ({ delayMs: 0, status: 200 }),
+): Promise<Subscriber> {
   const subscriber: Subscriber = {
     url: '',
     receipts: new Map(),
@@ -151,18 +157,25 @@ async function startSubscriber(): Promise<Subscriber> {
     });
     request.on('end', () => {
       const receivedAt = performance.now();
+      const answer = answering(request.url ?? '/');
       const at = body.indexOf(INTENT_ID_KEY);
-      if (at >= 0) {
+      if (at >= 0 && answer.status < 300) {
         const id = body.slice(at + INTENT_ID_KEY.length, at + INTENT_ID_KEY.length + 36);
         if (subscriber.receipts.has(id)) subscriber.duplicates++;
         else subscriber.receipts.set(id, receivedAt);
       }
-      response.writeHead(200, { 'content-length': '0' });
-      response.end();
+      const send = () => {
+        response.writeHead(answer.status, { 'content-length': '0' });
+        response.end();
+      };
+      if (answer.delayMs === 0) send();
+      else setTimeout(send, answer.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  subscriber.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  // The scale suite keeps hundreds of attempts in flight at once.
+  server.maxConnections = 4096;
+  subscriber.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return subscriber;
 }
 
@@ -447,8 +460,9 @@ export async function runWebhooks(): Promise<number> {
 
     // 2, 3. subscriber and seed
     subscriber = await startSubscriber();
-    const seeded = await seed(serviceBase, await signer.token('bench-webhooks@example.com'), subscriber.url);
-    log(`seeded a wallet, a test seller and one endpoint at ${subscriber.url}`);
+    const target = `${subscriber.url}/webhooks`;
+    const seeded = await seed(serviceBase, await signer.token('bench-webhooks@example.com'), target);
+    log(`seeded a wallet, a test seller and one endpoint at ${target}`);
 
     // 4. the bare POST baseline, before the pipeline loads the machine
     const barePort = await freePort(servicePort + 1);
