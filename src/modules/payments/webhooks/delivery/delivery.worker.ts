@@ -318,6 +318,7 @@ export class DeliveryWorker {
   /** Records every finished attempt so far in one statement, then frees their capacity. */
   private async flush(): Promise<void> {
     while (this.finished.length > 0) {
+      let breakers: queue.Recorded['endpoints'] = [];
       const batch = this.finished;
       const gone = [...this.gone];
       this.finished = [];
@@ -328,7 +329,7 @@ export class DeliveryWorker {
           failures: this.config.webhooks.breakerFailures,
           pauseMs: this.config.webhooks.breakerPauseMs,
         });
-        await this.noteBreakers(result.endpoints);
+        breakers = result.endpoints;
         const recorded = new Set(result.deliveryIds);
         for (const outcome of batch) {
           if (!recorded.has(outcome.deliveryId)) {
@@ -349,6 +350,11 @@ export class DeliveryWorker {
         if (!this.running && this.inFlight === 0) break;
         continue;
       }
+      // After the batch is recorded, and not retried with it if this fails: the deferral only
+      // spares the claim's scan; the claim leaves paused endpoints out either way.
+      await this.noteBreakers(breakers).catch((error: unknown) =>
+        this.log.error({ err: error }, 'deferring a paused endpoint’s deliveries failed'),
+      );
       this.inFlight -= batch.length;
       let freedHeld = false;
       for (const outcome of batch) {
