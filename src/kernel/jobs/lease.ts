@@ -1,12 +1,14 @@
 /**
- * The claim every background queue uses (kernel jobs and webhook deliveries): the due rows not
+ * The claim of the kernel's job queue: the due rows not
  * under a running lease, oldest due first, locked with `FOR UPDATE SKIP LOCKED` so that concurrent
  * claimers (threads of one process, or processes sharing the database) take disjoint rows, then
  * leased to one claim id. A claimer that never reports back loses its rows when the lease ends,
  * to any process; writes after a claim are fenced by the claim id (`where claim_id = …`), so a
  * claimer whose lease ran out cannot overwrite what the next one recorded.
  *
- * The queue table needs `id`, `leased_until` and `claim_id` columns (and `updated_at`).
+ * The queue table needs `id`, `leased_until` and `claim_id` columns (and `updated_at`). Webhook
+ * deliveries lease and fence the same way with a claim of their own that is fair to endpoints
+ * (`claimDue` in delivery-queue.repository.ts).
  */
 import { type SQL, sql } from 'drizzle-orm';
 

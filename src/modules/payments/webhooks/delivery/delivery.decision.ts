@@ -10,8 +10,8 @@ import type { AttemptResult } from './delivery.sender.ts';
 import type { AttemptOutcome, ClaimedDelivery } from './delivery-queue.repository.ts';
 
 export interface Decision {
+  /** `outcome.succeeded`: the subscriber answered 2xx. */
   outcome: AttemptOutcome;
-  success: boolean;
   /** The subscriber answered 410 Gone: its endpoint is disabled. */
   endpointGone: boolean;
   /** Why the attempt failed and what happens next, for the log; absent on success. */
@@ -40,7 +40,6 @@ export function decide(
   if (succeeded) {
     return {
       outcome: { ...base, status: 'delivered', retryInSeconds: null },
-      success: true,
       endpointGone: false,
     };
   }
@@ -56,7 +55,6 @@ export function decide(
   if (status === 410) {
     return {
       outcome: failed,
-      success: false,
       endpointGone: true,
       log: {
         level: 'warn',
@@ -69,14 +67,12 @@ export function decide(
   if (delay === undefined) {
     return {
       outcome: failed,
-      success: false,
       endpointGone: false,
       log: { level: 'warn', message: 'webhook delivery failed: last attempt of the schedule', context },
     };
   }
   return {
     outcome: { ...base, status: 'pending', retryInSeconds: delay },
-    success: false,
     endpointGone: false,
     log: {
       level: 'info',

@@ -297,7 +297,7 @@ export class DeliveryWorker {
     const decision = decide(delivery, claimId, result, this.config.webhooks.retryScheduleSeconds);
     this.metrics?.duration.observe(result.durationMs / 1000);
     this.metrics?.attempts.inc({
-      result: decision.success ? 'success' : 'failure',
+      result: decision.outcome.succeeded ? 'success' : 'failure',
       outcome: outcomeOf(result),
     });
     if (decision.endpointGone) this.gone.add(delivery.endpoint_id);
