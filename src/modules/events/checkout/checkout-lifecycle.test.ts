@@ -132,7 +132,13 @@ describe('checkout: reconciliation after the hold', () => {
     await h.registrationWhen(registration.id, 'confirmed', 20_000);
     // The failed search, then the one that found the payment (the job's first retry waits 5 s).
     assert.ok(sim.calls.search >= searches + 2, `searches: ${sim.calls.search - searches}`);
-    const [job] = await h.jobsOf(registration.intent_id ?? '');
+    // The runner records the job's outcome after the handler's transaction has confirmed the
+    // registration, so the job is read once it is no longer pending.
+    const [job] = await until(
+      () => h.jobsOf(registration.intent_id ?? ''),
+      (found) => found[0]?.status !== 'pending',
+      'reconciliation job settled',
+    );
     assert.equal(job?.status, 'done');
     assert.equal(job?.attempts, 2);
     assert.match(job?.last_error ?? '', /Mercado Pago payment search failed: HTTP 503/);
