@@ -7,7 +7,7 @@
  * resolution: an endpoint whose name was re-pointed at the internal network after it was
  * registered (DNS rebinding) is refused before a byte is sent.
  */
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { isPrivateAddress } from '../../../../kernel/net/private-address.ts';
 import { signWebhook } from '../../../../kernel/webhook-signature.ts';
 import { parseRetryAfter } from './delivery.schedule.ts';
@@ -78,11 +78,37 @@ export function createSender(options: SenderOptions): Sender {
   });
 
   return {
-    async send(message) {
-      const startedAt = new Date();
-      const started = performance.now();
-      const timestamp = Math.floor(startedAt.getTime() / 1000);
-      const result = (partial: Partial<AttemptResult>): AttemptResult => ({
+    send: (message) => attempt(agent, message, options.timeoutMs),
+    close: () => agent.close(),
+  };
+}
+
+/**
+ * One POST through undici's dispatch interface rather than `request`: no body stream, no promise
+ * per chunk and no AbortSignal (`AbortSignal.timeout` alone doubled the worker's CPU per attempt
+ * in the scale bench). One timer bounds the whole attempt and aborts it through the dispatch's
+ * controller. Of the answer, the first RESPONSE_BODY_LIMIT bytes are kept and the rest is read
+ * and dropped up to DRAIN_LIMIT so the connection can serve the next delivery; past that, the
+ * attempt ends and the connection is closed.
+ */
+function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Promise<AttemptResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const { origin, pathname, search } = new URL(message.url);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let read = 0;
+    let status: number | undefined;
+    let retryAfter: string | string[] | undefined;
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    const finish = (partial: Partial<AttemptResult>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({
         startedAt,
         durationMs: Math.round(performance.now() - started),
         responseStatus: undefined,
@@ -91,60 +117,63 @@ export function createSender(options: SenderOptions): Sender {
         retryAfterSeconds: undefined,
         ...partial,
       });
-      try {
-        const response = await request(message.url, {
-          method: 'POST',
-          dispatcher: agent,
-          signal: AbortSignal.timeout(options.timeoutMs),
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Convene-Webhooks/1',
-            'webhook-id': message.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signWebhook(
-              { id: message.id, timestamp, body: message.body },
-              message.secrets,
-            ),
-          },
-          body: message.body,
-        });
-        const responseBody = await readLimited(response.body);
-        return result({
-          responseStatus: response.statusCode,
-          responseBody,
-          retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
-        });
-      } catch (error) {
-        return result({ error: describe(error, options.timeoutMs) });
-      }
-    },
-    close: () => agent.close(),
-  };
-}
-
-type Body = Awaited<ReturnType<typeof request>>['body'];
-
-/**
- * The first RESPONSE_BODY_LIMIT bytes as text. The rest is read and dropped up to DRAIN_LIMIT so
- * the connection can serve the next delivery; past that, leaving the loop destroys the body and
- * closes the connection.
- */
-async function readLimited(body: Body): Promise<string> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let read = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    if (kept < RESPONSE_BODY_LIMIT) {
-      const part = buffer.subarray(0, RESPONSE_BODY_LIMIT - kept);
-      chunks.push(part);
-      kept += part.length;
-    }
-    read += buffer.length;
-    if (read > DRAIN_LIMIT) break;
-  }
-  // A multi-byte character cut at the limit becomes U+FFFD rather than failing the decode.
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+    };
+    const answered = () =>
+      finish({
+        responseStatus: status,
+        // A multi-byte character cut at the limit becomes U+FFFD rather than failing the decode.
+        responseBody: Buffer.concat(chunks).toString('utf8'),
+        retryAfterSeconds: parseRetryAfter(retryAfter),
+      });
+    const timer = setTimeout(() => {
+      finish({ error: `timed out after ${timeoutMs} ms` });
+      controller?.abort(new Error('timed out'));
+    }, timeoutMs);
+    agent.dispatch(
+      {
+        origin,
+        path: `${pathname}${search}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Convene-Webhooks/1',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(
+            { id: message.id, timestamp, body: message.body },
+            message.secrets,
+          ),
+        },
+        body: message.body,
+      },
+      {
+        onRequestStart(dispatch) {
+          controller = dispatch;
+          if (settled) dispatch.abort(new Error('timed out'));
+        },
+        onResponseStart(_dispatch, statusCode, headers) {
+          status = statusCode;
+          retryAfter = headers['retry-after'];
+        },
+        onResponseData(dispatch, chunk) {
+          if (kept < RESPONSE_BODY_LIMIT) {
+            const part = chunk.subarray(0, RESPONSE_BODY_LIMIT - kept);
+            chunks.push(part);
+            kept += part.length;
+          }
+          read += chunk.length;
+          if (read > DRAIN_LIMIT) {
+            answered();
+            dispatch.abort(new Error('answer longer than the drain limit'));
+          }
+        },
+        onResponseEnd: answered,
+        onResponseError(_dispatch, error) {
+          finish({ error: describe(error, timeoutMs) });
+        },
+      },
+    );
+  });
 }
 
 /** A short, secret-free reason for a failed attempt. */
