@@ -1,21 +1,23 @@
 /**
- * Claim pacing. Under load every commit wakes the worker; claiming at most once per interval turns
- * a stream of one-row claims into batches (the benchmark found claims of one or two rows each to
- * be half of PostgreSQL's work). It adds at most one interval to a delivery's latency.
+ * Pacing of the worker's statements. Under load every commit wakes the worker and every answer
+ * finishes an attempt; starting a claim, or a record of finished attempts, at most once per
+ * interval turns a stream of one-row statements into batches (the benchmark found claims of one or
+ * two rows each to be half of PostgreSQL's work, and records of two or three the worker's largest
+ * cost). It adds at most one interval to when a delivery is claimed or its attempt recorded.
  */
-export class ClaimPacer {
-  private lastClaimAt = Number.NEGATIVE_INFINITY;
+export class Pacer {
+  private lastStartedAt = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly intervalMs: number) {}
 
   /**
-   * Whether a claim must wait: true while a deferred wake-up is already scheduled (this one shares
-   * it) or the last claim is more recent than the interval (then `retry` runs when it ends).
+   * Whether a statement must wait: true while a deferred run is already scheduled (this one shares
+   * it) or the last statement started less than the interval ago (then `retry` runs when it ends).
    */
   defer(retry: () => void): boolean {
     if (this.timer !== undefined) return true;
-    const wait = this.lastClaimAt + this.intervalMs - performance.now();
+    const wait = this.lastStartedAt + this.intervalMs - performance.now();
     if (wait <= 0) return false;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -25,9 +27,9 @@ export class ClaimPacer {
     return true;
   }
 
-  /** A claim starts now. */
-  claimed(): void {
-    this.lastClaimAt = performance.now();
+  /** A statement starts now. */
+  started(): void {
+    this.lastStartedAt = performance.now();
   }
 
   cancel(): void {

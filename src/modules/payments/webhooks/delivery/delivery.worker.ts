@@ -14,8 +14,8 @@
  *   endpoint failing `breaker.failures` times in a row is paused (its circuit breaker opens): its
  *   deliveries wait, moved to the pause's end, then one probe at a time tries it; a success closes
  *   the breaker, a failure pauses it again for twice as long.
- * - Results: finished attempts are recorded together in one statement per tick, fenced by claim,
- *   with their endpoints' health and breakers.
+ * - Results: finished attempts are recorded together in one statement at most every
+ *   `recordIntervalMs`, fenced by claim, with their endpoints' health and breakers.
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -26,7 +26,7 @@ import { EVENT_DATA_FIELDS, REGISTRATION_DATA_FIELDS } from '../../intents/inten
 import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
-import { ClaimPacer } from './delivery.pacing.ts';
+import { Pacer } from './delivery.pacing.ts';
 import { SigningSecrets } from './delivery.secrets.ts';
 import { type AttemptResult, createSender, type Sender } from './delivery.sender.ts';
 import * as queue from './delivery-queue.repository.ts';
@@ -47,6 +47,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** The shortest time between two claims started by wake-ups (a full batch claims on at once). */
   claimIntervalMs?: number;
+  /** The shortest time between two records of finished attempts. */
+  recordIntervalMs?: number;
   /** Wake-ups from writers in this process (they call `wake()` after commit). */
   outbox?: LocalOutbox | undefined;
 }
@@ -54,8 +56,9 @@ export interface WorkerOptions {
 /** Extra lease beyond the attempt timeout, for recording the result. */
 const LEASE_MARGIN_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
-/** The shortest time between two claims started by wake-ups (see delivery.pacing.ts). */
+/** The shortest times between two claims started by wake-ups and two records (delivery.pacing.ts). */
 const DEFAULT_CLAIM_INTERVAL_MS = 5;
+const DEFAULT_RECORD_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;
 /** How long after its end a pause seen here is remembered without news of its endpoint. */
 const FORGET_PAUSE_MS = 3_600_000;
@@ -69,7 +72,8 @@ export class DeliveryWorker {
   private readonly endpointConcurrency: number;
   private readonly batchSize: number;
   private readonly pollMs: number;
-  private readonly pacer: ClaimPacer;
+  private readonly claimPacer: Pacer;
+  private readonly recordPacer: Pacer;
   private readonly leaseMs: number;
   private readonly metrics: WorkerMetrics | undefined;
   private readonly secrets: SigningSecrets;
@@ -107,7 +111,8 @@ export class DeliveryWorker {
     this.endpointConcurrency = options.config.webhooks.endpointConcurrency;
     this.batchSize = options.batchSize ?? 32;
     this.pollMs = options.pollMs ?? 1_000;
-    this.pacer = new ClaimPacer(options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
+    this.claimPacer = new Pacer(options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
+    this.recordPacer = new Pacer(options.recordIntervalMs ?? DEFAULT_RECORD_INTERVAL_MS);
     this.secrets = new SigningSecrets(options.config.secretsKey);
     this.leaseMs = options.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
     this.sender = createSender({
@@ -153,7 +158,7 @@ export class DeliveryWorker {
     if (!this.running) return;
     this.running = false;
     clearInterval(this.poll);
-    this.pacer.cancel();
+    this.claimPacer.cancel();
     this.unsubscribe?.();
     await this.unlisten?.().catch(() => {});
     const idle = new Promise<void>((resolve) => {
@@ -184,7 +189,7 @@ export class DeliveryWorker {
       this.wakeAgain = true;
       return;
     }
-    if (this.pacer.defer(() => this.wake())) return;
+    if (this.claimPacer.defer(() => this.wake())) return;
     void this.pump();
   }
 
@@ -195,7 +200,7 @@ export class DeliveryWorker {
       while (this.running && this.inFlight < this.concurrency) {
         const room = Math.min(this.batchSize, this.concurrency - this.inFlight);
         const claimId = uuidv7();
-        this.pacer.claimed();
+        this.claimPacer.started();
         const claimed = await queue.claimDue(this.db, claimId, this.leaseMs, {
           limit: room,
           endpointCap: this.endpointConcurrency,
@@ -309,65 +314,70 @@ export class DeliveryWorker {
     return decision.outcome;
   }
 
+  /** Records what has finished: now, or at the end of the record interval (delivery.pacing.ts). */
   private flushSoon(): void {
     if (this.flushing) return;
     this.flushing = true;
-    setImmediate(() => void this.flush());
+    if (!this.recordPacer.defer(() => void this.flush())) setImmediate(() => void this.flush());
   }
 
-  /** Records every finished attempt so far in one statement, then frees their capacity. */
+  /**
+   * Records every finished attempt so far in one statement, then frees their capacity; attempts
+   * that finish meanwhile wait for the next record, one interval later.
+   */
   private async flush(): Promise<void> {
-    while (this.finished.length > 0) {
-      let breakers: queue.Recorded['endpoints'] = [];
-      const batch = this.finished;
-      const gone = [...this.gone];
-      this.finished = [];
-      this.gone = new Set();
-      try {
-        await queue.disableGoneEndpoints(this.db, gone);
-        const result = await queue.recordAttempts(this.db, batch, {
-          failures: this.config.webhooks.breakerFailures,
-          pauseMs: this.config.webhooks.breakerPauseMs,
-        });
-        breakers = result.endpoints;
-        const recorded = new Set(result.deliveryIds);
-        for (const outcome of batch) {
-          if (!recorded.has(outcome.deliveryId)) {
-            this.log.warn(
-              { delivery_id: outcome.deliveryId },
-              'webhook attempt not recorded: its lease had passed to another claim',
-            );
-          } else if (outcome.status !== 'pending') {
-            this.metrics?.completed.inc({ status: outcome.status });
-          }
-        }
-      } catch (error) {
-        // Kept for the next flush; if the database stays away past the lease, another claim wins.
-        this.log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
-        this.finished = [...batch, ...this.finished];
-        for (const id of gone) this.gone.add(id);
-        await new Promise((resolve) => setTimeout(resolve, ERROR_BACKOFF_MS));
-        if (!this.running && this.inFlight === 0) break;
-        continue;
-      }
-      // After the batch is recorded, and not retried with it if this fails: the deferral only
-      // spares the claim's scan; the claim leaves paused endpoints out either way.
-      await this.noteBreakers(breakers).catch((error: unknown) =>
-        this.log.error({ err: error }, 'deferring a paused endpoint’s deliveries failed'),
-      );
-      this.inFlight -= batch.length;
-      let freedHeld = false;
+    this.recordPacer.started();
+    let breakers: queue.Recorded['endpoints'] = [];
+    const batch = this.finished;
+    const gone = [...this.gone];
+    this.finished = [];
+    this.gone = new Set();
+    try {
+      await queue.disableGoneEndpoints(this.db, gone);
+      const result = await queue.recordAttempts(this.db, batch, {
+        failures: this.config.webhooks.breakerFailures,
+        pauseMs: this.config.webhooks.breakerPauseMs,
+      });
+      breakers = result.endpoints;
+      const recorded = new Set(result.deliveryIds);
       for (const outcome of batch) {
-        const n = (this.busy.get(outcome.endpointId) ?? 1) - 1;
-        if (n + 1 >= this.endpointConcurrency) freedHeld = true;
-        if (n > 0) this.busy.set(outcome.endpointId, n);
-        else this.busy.delete(outcome.endpointId);
+        if (!recorded.has(outcome.deliveryId)) {
+          this.log.warn(
+            { delivery_id: outcome.deliveryId },
+            'webhook attempt not recorded: its lease had passed to another claim',
+          );
+        } else if (outcome.status !== 'pending') {
+          this.metrics?.completed.inc({ status: outcome.status });
+        }
       }
-      if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      // More may be due: the last claim found some, or an endpoint at its cap has room again.
-      if (this.foundWork || freedHeld) this.wake();
+    } catch (error) {
+      // Kept for the next record; if the database stays away past the lease, another claim wins.
+      this.log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
+      this.finished = [...batch, ...this.finished];
+      for (const id of gone) this.gone.add(id);
+      await new Promise((resolve) => setTimeout(resolve, ERROR_BACKOFF_MS));
+      this.flushing = false;
+      this.flushSoon();
+      return;
     }
+    // After the batch is recorded, and not retried with it if this fails: the deferral only
+    // spares the claim's scan; the claim leaves paused endpoints out either way.
+    await this.noteBreakers(breakers).catch((error: unknown) =>
+      this.log.error({ err: error }, 'deferring a paused endpoint’s deliveries failed'),
+    );
+    this.inFlight -= batch.length;
+    let freedHeld = false;
+    for (const outcome of batch) {
+      const n = (this.busy.get(outcome.endpointId) ?? 1) - 1;
+      if (n + 1 >= this.endpointConcurrency) freedHeld = true;
+      if (n > 0) this.busy.set(outcome.endpointId, n);
+      else this.busy.delete(outcome.endpointId);
+    }
+    if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.flushing = false;
+    if (this.finished.length > 0) this.flushSoon();
+    // More may be due: the last claim found some, or an endpoint at its cap has room again.
+    if (this.foundWork || freedHeld) this.wake();
   }
 
   /**
