@@ -129,6 +129,8 @@ function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Pro
       finish({ error: `timed out after ${timeoutMs} ms` });
       controller?.abort(new Error('timed out'));
     }, timeoutMs);
+    // Like AbortSignal.timeout's: the attempt's socket keeps the process alive, not its timer.
+    timer.unref();
     agent.dispatch(
       {
         origin,
