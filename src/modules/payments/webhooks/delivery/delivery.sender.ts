@@ -16,6 +16,11 @@ import { parseRetryAfter } from './delivery.schedule.ts';
 export const RESPONSE_BODY_LIMIT = 4096;
 /** How much more of an answer is read so the connection can be reused; beyond, it is closed. */
 const DRAIN_LIMIT = 64 * 1024;
+/**
+ * The kept answer as text: a multi-byte character cut at the limit becomes U+FFFD rather than
+ * failing the decode, and a leading byte-order mark is dropped.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 export interface OutboundMessage {
   url: string;
@@ -95,7 +100,6 @@ function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Pro
   const startedAt = new Date();
   const started = performance.now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
-  const { origin, pathname, search } = new URL(message.url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
@@ -121,8 +125,7 @@ function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Pro
     const answered = () =>
       finish({
         responseStatus: status,
-        // A multi-byte character cut at the limit becomes U+FFFD rather than failing the decode.
-        responseBody: Buffer.concat(chunks).toString('utf8'),
+        responseBody: UTF8.decode(Buffer.concat(chunks)),
         retryAfterSeconds: parseRetryAfter(retryAfter),
       });
     const timer = setTimeout(() => {
@@ -131,10 +134,17 @@ function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Pro
     }, timeoutMs);
     // Like AbortSignal.timeout's: the attempt's socket keeps the process alive, not its timer.
     timer.unref();
+    // A URL that does not parse is the endpoint's failure, described like a connection's.
+    let target: URL;
+    try {
+      target = new URL(message.url);
+    } catch (error) {
+      return finish({ error: describe(error, timeoutMs) });
+    }
     agent.dispatch(
       {
-        origin,
-        path: `${pathname}${search}`,
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
