@@ -198,6 +198,9 @@ const receivedBetween = (receipts: Iterable<number>, from: number, to: number) =
  */
 function observeWindow(rig: Rig, startAt: number, endAt: number) {
   const client = new pg.Client({ connectionString: rig.databaseUrl });
+  // An instrument, not a requirement: a phase that fails drops the database under this client,
+  // and that must not end the process before the phase's own error is reported.
+  client.on('error', () => {});
   const commits = async () =>
     (
       await client.query<{ n: string }>(
@@ -209,16 +212,21 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
       cpu: cpuSnapshot(rig.service, rig.workers, settings.databaseName),
       commits: Number(await commits()),
     }));
-  const read = client.connect().then(async () => {
-    const first = await edge(startAt);
-    const last = await edge(endAt);
-    await client.end();
-    return { first, last };
-  });
+  const read = client
+    .connect()
+    .then(async () => {
+      const first = await edge(startAt);
+      const last = await edge(endAt);
+      return { first, last };
+    })
+    .catch(() => undefined)
+    .finally(() => client.end().catch(() => {}));
   return {
     /** `name: …` on one line, for `deliveries` over the window. */
     report: async (name: string, deliveries: number) => {
-      const { first, last } = await read;
+      const edges = await read;
+      if (edges === undefined) return log(`${name}: CPU per delivery not measured`);
+      const { first, last } = edges;
       const used = cpuUsed(first.cpu, last.cpu);
       const perDelivery = (seconds: number) => fixed((seconds * 1000) / Math.max(1, deliveries), 3);
       log(
