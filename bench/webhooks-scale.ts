@@ -258,6 +258,14 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
   const observed = observeWindow(rig, windowStart, windowEnd);
   try {
     const creator = async (n: number) => {
+      try {
+        await createUntil(n);
+      } finally {
+        // Counted down even when a create fails, so the drainers stop once the queue is empty.
+        creating--;
+      }
+    };
+    const createUntil = async (n: number) => {
       for (let i = n; performance.now() < windowEnd; i += CREATORS) {
         const target = ok[i % ok.length]!;
         await createIntent(
@@ -275,7 +283,6 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
         );
         created++;
       }
-      creating--;
     };
     const drainer = async () => {
       for (;;) {
@@ -526,6 +533,7 @@ async function drainWith(rig: Rig, n: number, slow: Target[]): Promise<{ rate: n
 // ---------- the run ----------
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+const TABLE_HEADER = ['check', 'measured', 'figure', 'target', 'result'];
 
 export async function runScale(): Promise<number> {
   const started = Date.now();
@@ -591,7 +599,7 @@ export async function runScale(): Promise<number> {
       verdict(fastRate / ceilingRate >= TARGET.ceilingRatio),
     ];
     if (settings.only === 'fast') {
-      printTable(['check', 'measured', 'figure', 'target', 'result'], [fastRow]);
+      printTable(TABLE_HEADER, [fastRow]);
       return fastRow.at(-1) === 'FAIL' ? 1 : 0;
     }
 
@@ -671,7 +679,7 @@ export async function runScale(): Promise<number> {
         verdict(two.rate / one.rate >= TARGET.twoWorkers && one.attempts + two.attempts === 0),
       ],
     ];
-    printTable(['check', 'measured', 'figure', 'target', 'result'], rows);
+    printTable(TABLE_HEADER, rows);
     log(
       `duplicates received: ${subscriber.duplicates}; extra attempts: one worker ${one.attempts}, two ${two.attempts}`,
     );
