@@ -6,8 +6,9 @@
  *
  * 1. `ceiling`: the database's own ceiling for the pipeline's writes. From this process, straight
  *    through `pg` with the service's own statements (the test-mode create: intent, event and
- *    deliveries; the worker's claim and its record of the attempt), 64 concurrent creates and two
- *    drainers claiming and recording, as fast as they go: deliveries recorded per second.
+ *    deliveries; the worker's claim and its record of the attempt), 64 concurrent creates as fast
+ *    as they go and two drainers claiming and recording in the worker's batches, at most a claim
+ *    every DEFAULT_CLAIM_INTERVAL_MS unless the last came back full: deliveries recorded per second.
  * 2. `fast`: the same through the service and the worker, with subscribers answering at once:
  *    64 concurrent creates, deliveries received per second. Target ≥ 0.6 × the ceiling.
  *    The two alternate in BENCH_SCALE_ROUNDS rounds (4) of a 1 s warm-up and a BENCH_SCALE_ROUND
@@ -32,6 +33,10 @@ import { Pool } from 'undici';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
 import { createIntent } from '../src/modules/payments/intents/intents.transitions.ts';
 import { openWorkerPool } from '../src/modules/payments/webhooks/delivery/delivery.session.ts';
+import {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_CLAIM_INTERVAL_MS,
+} from '../src/modules/payments/webhooks/delivery/delivery.worker.ts';
 import * as queue from '../src/modules/payments/webhooks/delivery/delivery-queue.repository.ts';
 import {
   beginSuite,
@@ -242,9 +247,10 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
 // ---------- 1. the database's ceiling ----------
 
 /**
- * The pipeline's statements straight through pg for a round's warm-up and window: creates and
- * claim+record, as fast as they go; deliveries recorded per second in the window. The drainers go
- * on until the queue is empty, so the pipeline's round after it starts on an empty queue.
+ * The pipeline's statements straight through pg for a round's warm-up and window: creates as fast
+ * as they go, claim+record paced as the worker paces its claims; deliveries recorded per second in
+ * the window. The drainers go on until the queue is empty, so the pipeline's round after it starts
+ * on an empty queue.
  */
 async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
   const handle = await openServiceDatabase(rig.databaseUrl);
@@ -286,37 +292,41 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
     };
     const drainer = async () => {
       for (;;) {
+        const claimStarted = performance.now();
         const claimId = uuidv7();
         const claimed = await queue.claimDue(workerPool.db, claimId, 20_000, {
-          limit: 32,
+          limit: DEFAULT_BATCH_SIZE,
           endpointCap: 16,
           busy: new Map(),
           held: [],
         });
-        if (claimed.length === 0) {
-          if (creating === 0) return;
-          await sleep(1);
-          continue;
+        if (claimed.length === 0 && creating === 0) return;
+        if (claimed.length > 0) {
+          const result = await queue.recordAttempts(
+            workerPool.db,
+            claimed.map((delivery) => ({
+              deliveryId: delivery.id,
+              endpointId: delivery.endpoint_id,
+              claimId,
+              succeeded: true,
+              startedAt: new Date(),
+              durationMs: 1,
+              responseStatus: 200,
+              responseBody: '',
+              error: null,
+              status: 'delivered' as const,
+              retryInSeconds: null,
+            })),
+            { failures: 10, pauseMs: 30_000 },
+          );
+          const now = performance.now();
+          if (now >= windowStart && now < windowEnd) recorded += result.deliveryIds.length;
         }
-        const result = await queue.recordAttempts(
-          workerPool.db,
-          claimed.map((delivery) => ({
-            deliveryId: delivery.id,
-            endpointId: delivery.endpoint_id,
-            claimId,
-            succeeded: true,
-            startedAt: new Date(),
-            durationMs: 1,
-            responseStatus: 200,
-            responseBody: '',
-            error: null,
-            status: 'delivered' as const,
-            retryInSeconds: null,
-          })),
-          { failures: 10, pauseMs: 30_000 },
-        );
-        const now = performance.now();
-        if (now >= windowStart && now < windowEnd) recorded += result.deliveryIds.length;
+        // Paced like the worker's claims (a full batch claims on at once), so both sides write
+        // batches of the same size: claiming on every turn would claim one or two rows at a time.
+        if (claimed.length < DEFAULT_BATCH_SIZE) {
+          await sleep(claimStarted + DEFAULT_CLAIM_INTERVAL_MS - performance.now());
+        }
       }
     };
     await Promise.all([...Array.from({ length: CREATORS }, (_, n) => creator(n)), drainer(), drainer()]);

@@ -56,8 +56,16 @@ export interface WorkerOptions {
 /** Extra lease beyond the attempt timeout, for recording the result. */
 const LEASE_MARGIN_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
-/** The shortest times between two claims started by wake-ups and two records (delivery.pacing.ts). */
-const DEFAULT_CLAIM_INTERVAL_MS = 5;
+/** Deliveries claimed per statement. */
+export const DEFAULT_BATCH_SIZE = 32;
+/**
+ * The shortest times between two claims started by wake-ups and two records (delivery.pacing.ts).
+ * A delivery waits for its claim in the table, not in a slot, so the longer claim interval costs
+ * only latency (up to 20 ms) and under load gathers four times the rows per claim (the scale
+ * bench: 1.14–1.36 transactions per delivery at 5 ms, 1.0–1.1 at 20 ms). A finished attempt holds
+ * its slot until it is recorded, so records stay 5 ms apart.
+ */
+export const DEFAULT_CLAIM_INTERVAL_MS = 20;
 const DEFAULT_RECORD_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;
 /** How long after its end a pause seen here is remembered without news of its endpoint. */
@@ -109,7 +117,7 @@ export class DeliveryWorker {
     this.log = options.logger.child({ component: 'webhook-worker' });
     this.concurrency = options.concurrency ?? options.config.webhooks.concurrency;
     this.endpointConcurrency = options.config.webhooks.endpointConcurrency;
-    this.batchSize = options.batchSize ?? 32;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.pollMs = options.pollMs ?? 1_000;
     this.claimPacer = new Pacer(options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
     this.recordPacer = new Pacer(options.recordIntervalMs ?? DEFAULT_RECORD_INTERVAL_MS);

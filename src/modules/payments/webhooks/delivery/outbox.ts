@@ -5,20 +5,26 @@
  * attempt.
  *
  * Waking the workers is the writer's job once its transaction has committed (`Outbox.wake`): the
- * worker of this process is called directly, and workers of other processes get a `pg_notify`,
- * coalesced to at most one every few milliseconds. Notifying inside each transaction instead
+ * worker of this process is called directly, and workers of other processes get a `pg_notify`:
+ * at once when none was sent in the last NOTIFY_INTERVAL_MS, otherwise one at the end of that
+ * interval for every wake-up during it. Notifying inside each transaction instead
  * would make every commit queue on PostgreSQL's notification lock (the benchmark showed commits
  * waiting on it); a wake-up that is lost anyway (a crash right after commit) is covered by the
  * workers' poll.
  */
 
 import type { IntentListener } from '../../../../kernel/payments-port.ts';
+import { Pacer } from './delivery.pacing.ts';
 
 /** The notification channel every delivery worker listens on. */
 export const DELIVERY_CHANNEL = 'convene_webhook_deliveries';
 
-/** How long wake-ups for other processes are gathered into one notification. */
-const NOTIFY_COALESCE_MS = 5;
+/**
+ * The shortest time between two notifications to other processes. Each one is a statement here
+ * and a wake-up and a claim in every listening worker, which claims at most once per this same
+ * interval anyway (delivery.worker.ts), so notifying more often would buy nothing.
+ */
+const NOTIFY_INTERVAL_MS = 20;
 
 /**
  * What writers of events need: the delay before the first attempt, the wake-up, and who hears an
@@ -46,19 +52,18 @@ export function createOutbox(
   notifyOthers: (() => Promise<void>) | undefined,
 ): LocalOutbox {
   const listeners = new Set<() => void>();
-  let isNotifyScheduled = false;
+  const pacer = new Pacer(NOTIFY_INTERVAL_MS);
+  const notify = () => {
+    pacer.started();
+    // Best effort: the other processes' poll covers a notification that cannot be sent.
+    notifyOthers?.().catch(() => {});
+  };
   return {
     retryScheduleSeconds,
     listeners: [],
     wake() {
       for (const listener of listeners) listener();
-      if (notifyOthers === undefined || isNotifyScheduled) return;
-      isNotifyScheduled = true;
-      setTimeout(() => {
-        isNotifyScheduled = false;
-        // Best effort: the other processes' poll covers a notification that cannot be sent.
-        notifyOthers().catch(() => {});
-      }, NOTIFY_COALESCE_MS).unref();
+      if (notifyOthers !== undefined && !pacer.defer(notify)) notify();
     },
     subscribe(listener) {
       listeners.add(listener);
