@@ -293,6 +293,9 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
     const drainer = async () => {
       for (;;) {
         const claimStarted = performance.now();
+        // Read before the claim: a creator that commits after the claim's snapshot and then
+        // counts itself out must not make an empty claim look like the end of the queue.
+        const creatorsDone = creating === 0;
         const claimId = uuidv7();
         const claimed = await queue.claimDue(workerPool.db, claimId, 20_000, {
           limit: DEFAULT_BATCH_SIZE,
@@ -300,7 +303,7 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
           busy: new Map(),
           held: [],
         });
-        if (claimed.length === 0 && creating === 0) return;
+        if (claimed.length === 0 && creatorsDone) return;
         if (claimed.length > 0) {
           const result = await queue.recordAttempts(
             workerPool.db,
@@ -322,11 +325,11 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
           const now = performance.now();
           if (now >= windowStart && now < windowEnd) recorded += result.deliveryIds.length;
         }
-        // Paced like the worker's claims (a full batch claims on at once), so both sides write
-        // batches of the same size: claiming on every turn would claim one or two rows at a time.
-        if (claimed.length < DEFAULT_BATCH_SIZE) {
-          await sleep(claimStarted + DEFAULT_CLAIM_INTERVAL_MS - performance.now());
-        }
+        // Each drainer paces its claims as a worker process does (a full batch claims on at once):
+        // claiming on every turn would claim one or two rows at a time. Two drainers claim up to
+        // twice as often as one worker, so under load their batches are the smaller ones.
+        const wait = claimStarted + DEFAULT_CLAIM_INTERVAL_MS - performance.now();
+        if (claimed.length < DEFAULT_BATCH_SIZE && wait > 0) await sleep(wait);
       }
     };
     await Promise.all([...Array.from({ length: CREATORS }, (_, n) => creator(n)), drainer(), drainer()]);

@@ -2,7 +2,8 @@
  * The delivery worker (contract 7.3): drains the outbox. It runs inside the service process and,
  * with `npm run worker`, as a process of its own; any number of them can share one database.
  *
- * - Wake-ups: a notification on DELIVERY_CHANNEL (sent at commit by whoever queued work: LISTEN
+ * - Wake-ups: a notification on DELIVERY_CHANNEL (sent after commit, paced, by whoever queued
+ *   work, outbox.ts: LISTEN
  *   on a server, PGlite's own listeners when embedded), a poll every `pollMs` for retries coming
  *   due, a timer for a retry due sooner than the next poll, and freed capacity while a backlog
  *   remains.
@@ -59,13 +60,14 @@ const ERROR_BACKOFF_MS = 1_000;
 /** Deliveries claimed per statement. */
 export const DEFAULT_BATCH_SIZE = 32;
 /**
- * The shortest times between two claims started by wake-ups and two records (delivery.pacing.ts).
- * A delivery waits for its claim in the table, not in a slot, so the longer claim interval costs
- * only latency (up to 20 ms) and under load gathers four times the rows per claim (the scale
- * bench: 1.14–1.36 transactions per delivery at 5 ms, 1.0–1.1 at 20 ms). A finished attempt holds
- * its slot until it is recorded, so records stay 5 ms apart.
+ * The shortest time between two claims started by wake-ups (delivery.pacing.ts). A delivery waits
+ * for its claim in the table, not in a slot, so the interval costs only latency (up to 20 ms, and
+ * up to 20 ms more for the paced notification from another process) and under load gathers four
+ * times the rows per claim of 5 ms (the scale bench: 1.14–1.36 transactions per delivery at 5 ms,
+ * 1.0–1.1 at 20 ms).
  */
 export const DEFAULT_CLAIM_INTERVAL_MS = 20;
+/** The shortest time between two records: a finished attempt holds its slot until recorded. */
 const DEFAULT_RECORD_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;
 /** How long after its end a pause seen here is remembered without news of its endpoint. */
