@@ -1,5 +1,5 @@
 /**
- * Pacing of the worker's statements. Under load every commit wakes the worker and every answer
+ * Pacing of the worker's statements (and of the outbox's notifications to other processes). Under load every commit wakes the worker and every answer
  * finishes an attempt; starting a claim, or a record of finished attempts, at most once per
  * interval turns a stream of one-row statements into batches (the benchmark found claims of one or
  * two rows each to be half of PostgreSQL's work, and records of two or three the worker's largest

@@ -2,11 +2,10 @@
  * The delivery worker (contract 7.3): drains the outbox. It runs inside the service process and,
  * with `npm run worker`, as a process of its own; any number of them can share one database.
  *
- * - Wake-ups: a notification on DELIVERY_CHANNEL (sent after commit, paced, by whoever queued
- *   work, outbox.ts: LISTEN
- *   on a server, PGlite's own listeners when embedded), a poll every `pollMs` for retries coming
- *   due, a timer for a retry due sooner than the next poll, and freed capacity while a backlog
- *   remains.
+ * - Wake-ups: a notification on DELIVERY_CHANNEL (sent after commit and paced by whoever queued
+ *   work, outbox.ts: LISTEN on a server, PGlite's own listeners when embedded), a poll every
+ *   `pollMs` for retries coming due, a timer for a retry due sooner than the next poll, and freed
+ *   capacity while a backlog remains.
  * - Claims: small batches, only as many as can start at once (`concurrency`, WEBHOOK_CONCURRENCY),
  *   leased for the attempt timeout plus a margin. A process that dies mid-attempt leaves its claims
  *   to expire and be claimed again by any process.
