@@ -32,11 +32,9 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
 import { createIntent } from '../src/modules/payments/intents/intents.transitions.ts';
+import { DEFAULT_CLAIM_INTERVAL_MS } from '../src/modules/payments/webhooks/delivery/delivery.pacing.ts';
 import { openWorkerPool } from '../src/modules/payments/webhooks/delivery/delivery.session.ts';
-import {
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_CLAIM_INTERVAL_MS,
-} from '../src/modules/payments/webhooks/delivery/delivery.worker.ts';
+import { DEFAULT_BATCH_SIZE } from '../src/modules/payments/webhooks/delivery/delivery.worker.ts';
 import * as queue from '../src/modules/payments/webhooks/delivery/delivery-queue.repository.ts';
 import {
   beginSuite,

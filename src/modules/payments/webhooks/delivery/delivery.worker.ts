@@ -26,7 +26,7 @@ import { EVENT_DATA_FIELDS, REGISTRATION_DATA_FIELDS } from '../../intents/inten
 import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
-import { Pacer } from './delivery.pacing.ts';
+import { DEFAULT_CLAIM_INTERVAL_MS, Pacer } from './delivery.pacing.ts';
 import { SigningSecrets } from './delivery.secrets.ts';
 import { type AttemptResult, createSender, type Sender } from './delivery.sender.ts';
 import * as queue from './delivery-queue.repository.ts';
@@ -58,14 +58,6 @@ const LEASE_MARGIN_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
 /** Deliveries claimed per statement. */
 export const DEFAULT_BATCH_SIZE = 32;
-/**
- * The shortest time between two claims started by wake-ups (delivery.pacing.ts). A delivery waits
- * for its claim in the table, not in a slot, so the interval costs only latency (up to 20 ms, and
- * up to 20 ms more for the paced notification from another process) and under load gathers four
- * times the rows per claim of 5 ms (the scale bench: 1.14–1.36 transactions per delivery at 5 ms,
- * 1.0–1.1 at 20 ms).
- */
-export const DEFAULT_CLAIM_INTERVAL_MS = 20;
 /** The shortest time between two records: a finished attempt holds its slot until recorded. */
 const DEFAULT_RECORD_INTERVAL_MS = 5;
 const STOP_DEADLINE_MS = 8_000;

@@ -14,17 +14,13 @@
  */
 
 import type { IntentListener } from '../../../../kernel/payments-port.ts';
-import { Pacer } from './delivery.pacing.ts';
+import { DEFAULT_CLAIM_INTERVAL_MS, Pacer } from './delivery.pacing.ts';
 
 /** The notification channel every delivery worker listens on. */
 export const DELIVERY_CHANNEL = 'convene_webhook_deliveries';
 
-/**
- * The shortest time between two notifications to other processes. Each one is a statement here
- * and a wake-up and a claim in every listening worker, which claims at most once per this same
- * interval anyway (delivery.worker.ts), so notifying more often would buy nothing.
- */
-const NOTIFY_INTERVAL_MS = 20;
+/** The shortest time between two notifications to other processes: the workers' claim interval. */
+const NOTIFY_INTERVAL_MS = DEFAULT_CLAIM_INTERVAL_MS;
 
 /**
  * What writers of events need: the delay before the first attempt, the wake-up, and who hears an
