@@ -10,7 +10,7 @@ export const idempotencyKeys = pgTable(
   {
     user_id: uuid('user_id').notNull(),
     key: text('key').notNull(),
-    /** SHA-256 of the method, the URL and the body: a different request with the key is a 422. */
+    /** SHA-256 of the method, the route and its canonical input: a different request with the key is a 422. */
     fingerprint: text('fingerprint').notNull(),
     status: text('status', { enum: ['running', 'done'] }).notNull(),
     response_status: integer('response_status'),

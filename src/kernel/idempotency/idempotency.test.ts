@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
-import type { Wallet } from '../../modules/payments/wallets/wallets.schemas.ts';
+import type { Intent } from '../../modules/payments/intents/intents.schemas.ts';
+import type { Seller, Wallet } from '../../modules/payments/wallets/wallets.schemas.ts';
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -53,6 +54,42 @@ describe('Idempotency-Key', () => {
     });
     expectError(retry, 409, 'CONFLICT');
     assert.equal(retry.headers['idempotent-replayed'], undefined);
+  });
+
+  it('fingerprints what the body says, not how it is spelled: keys in any order, arrays in theirs', async () => {
+    const wallet = expectOk(await createWallet('Ordered', 'key-order-wallet'), 201);
+    const seller = expectOk(
+      await t.post<Seller>('/testmode/sellers', {
+        token: owner.token,
+        body: { wallet_id: wallet.id, provider: 'mercadopago' },
+      }),
+      201,
+    );
+    const send = (payload: string) =>
+      t.post<Intent>('/testmode/intents/create', {
+        token: owner.token,
+        payload,
+        contentType: 'application/json',
+        headers: { 'idempotency-key': 'key-order' },
+      });
+    const ids = `"wallet_id":"${wallet.id}","seller_id":"${seller.id}"`;
+    const rest =
+      '"amount_cents":100,"currency":"BRL","sandbox":true,"provider":"mercadopago","status":"pending"';
+    const first = await send(`{${ids},${rest},"metadata":{"a":{"x":1,"y":[1,{"p":1,"q":2}]},"b":2}}`);
+    expectOk(first, 201);
+    // The same request with its keys in another order, at the top and inside, with other spacing.
+    const reordered = await send(
+      `{ "metadata": { "b": 2, "a": { "y": [1, {"q": 2, "p": 1}], "x": 1 } }, ${rest}, ${ids} }`,
+    );
+    assert.equal(reordered.status, 201, reordered.text);
+    assert.equal(reordered.headers['idempotent-replayed'], 'true');
+    assert.equal(reordered.text, first.text);
+    // An array's order is part of what it says.
+    expectError(
+      await send(`{${ids},${rest},"metadata":{"a":{"x":1,"y":[{"p":1,"q":2},1]},"b":2}}`),
+      422,
+      'UNPROCESSABLE_ENTITY',
+    );
   });
 
   it('refuses a key of more than 255 characters, naming the header', async () => {

@@ -48,10 +48,33 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/**
+ * JSON text with the keys of every object sorted, at every depth; arrays keep their order, which is
+ * part of what they say. Two values that are equal as JSON get the same text, however the client
+ * ordered or spaced them. (The body parser bounds the depth at 64, so the recursion is bounded.)
+ */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const members = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * What the request says, not how it was spelled: the method, the route, and the validated path
+ * parameters, query and body in canonical JSON. A body with its keys in another order, a query
+ * with its parameters in another order or a trailing slash is the same request.
+ */
 function fingerprintOf(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+  const { params, query, body } = request;
+  const what = canonicalJson({ route: request.routeOptions.url, params, query, body: body ?? null });
+  return createHash('sha256').update(`${request.method}\n${what}`).digest('hex');
 }
 
 function keyOf(request: FastifyRequest): string | undefined {
