@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const clock = deps.clock ?? systemClock;
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
-  registerIdempotency(app, deps.database.db);
+  registerIdempotency(app, deps.database.db, config.secretsKey);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
   // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service

@@ -14,6 +14,7 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     status: text('status', { enum: ['running', 'done'] }).notNull(),
     response_status: integer('response_status'),
+    /** The answer's body sealed with SECRETS_KEY (kernel/secret-box.ts): some show a secret once. */
     response_body: text('response_body'),
     created_at: createdAt(),
     expires_at: timestamptz('expires_at').notNull(),
