@@ -91,6 +91,11 @@ export interface Config {
    * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
    */
   publicCacheTtlMs: number;
+  /**
+   * `HTTP_HEADERS_TIMEOUT_MS` (not in the contract; default 10000): how long a request's headers may
+   * take to arrive before the connection is answered 408 and closed (kernel/http/wire-limits.ts).
+   */
+  headersTimeoutMs: number;
   /** Log level; not in the contract table, `LOG_LEVEL` (default `info`, `silent` in tests). */
   logLevel: string;
 }
@@ -177,6 +182,7 @@ export const ENV_SCHEMA = Type.Object({
   JOBS_POLL_MS: Whole(10, 60_000),
   JOBS_LEASE_MS: Whole(2_000, 3_600_000),
   PUBLIC_CACHE_TTL_MS: Whole(0, 60_000),
+  HTTP_HEADERS_TIMEOUT_MS: Whole(100, 300_000),
   LOG_LEVEL: Type.Optional(
     Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
   ),
@@ -299,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobsPollMs: vars.JOBS_POLL_MS ?? 1000,
     jobsLeaseMs: vars.JOBS_LEASE_MS ?? 60_000,
     publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
+    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? 10_000,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }
