@@ -4,7 +4,9 @@
  * sign them and push them past their expiry through the database (no fake timers).
  */
 import assert from 'node:assert/strict';
+import { crc32 } from 'node:zlib';
 import { eq, type SQL, sql } from 'drizzle-orm';
+import { PNG } from 'pngjs';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { ApiResponse, TestApp, TestUser } from '../../../../test/harness.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
@@ -68,6 +70,66 @@ export const SIGNATURE_KEYS = [
 /** The smallest valid PNG (1×1, transparent), as a data URL. */
 export const PNG_DATA_URL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A PNG's bytes as a `data:image/png;base64,` URL. */
+export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+
+/**
+ * A signature as an attacker plants it: `size` x `size` RGBA whose alpha is noise (64..127, which
+ * deflate cannot shrink much): a 614 x 614 one is about 490 KiB, near the 512 KiB the API takes.
+ * `seed` varies it.
+ */
+export function hostileSignaturePng(size = 614, seed = 1): Buffer {
+  const png = new PNG({ width: size, height: size });
+  let state = seed;
+  for (let i = 0; i < png.data.length; i += 4) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    png.data[i] = 20;
+    png.data[i + 1] = 30;
+    png.data[i + 2] = 90;
+    png.data[i + 3] = 64 + ((state >> 16) & 0x3f);
+  }
+  return PNG.sync.write(png, { colorType: 6 });
+}
+
+/**
+ * A valid PNG of exactly `bytes` bytes: the 1 x 1 PNG_DATA_URL with a private ancillary chunk
+ * (which readers skip) filling the rest.
+ */
+export function paddedPng(bytes: number): Buffer {
+  const base = Buffer.from(PNG_DATA_URL.slice('data:image/png;base64,'.length), 'base64');
+  const iend = base.length - 12;
+  const length = bytes - base.length - 12;
+  const chunk = Buffer.alloc(12 + length);
+  chunk.writeUInt32BE(length, 0);
+  chunk.write('prVt', 4, 'latin1');
+  chunk.fill(7, 8, 8 + length);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + length)), 8 + length);
+  return Buffer.concat([base.subarray(0, iend), chunk, base.subarray(iend)]);
+}
+
+/** Size, bit depth and colour type of a PNG data URL, from its IHDR. */
+export function pngHeader(url: string) {
+  assert.match(url, /^data:image\/png;base64,/);
+  const png = Buffer.from(url.slice('data:image/png;base64,'.length), 'base64');
+  assert.equal(png.toString('latin1', 12, 16), 'IHDR');
+  return {
+    bytes: png.length,
+    width: png.readUInt32BE(16),
+    height: png.readUInt32BE(20),
+    bitDepth: png[24],
+    colorType: png[25],
+    chunks: chunkTypes(png),
+  };
+}
+
+function chunkTypes(png: Buffer): string[] {
+  const types: string[] = [];
+  for (let at = 8; at + 8 <= png.length; at += 12 + png.readUInt32BE(at)) {
+    types.push(png.toString('latin1', at + 4, at + 8));
+  }
+  return types;
+}
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid.toString(36)}-${(counter++).toString(36)}`;
