@@ -9,10 +9,9 @@ import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { expectOk } from '../../../../test/assertions.ts';
-import { signaturePng } from '../../../../test/pdf.ts';
+import { hostileSignaturePng, signaturePng } from '../../../../test/pdf.ts';
 import {
   expectInvalid,
-  hostileSignaturePng,
   PNG_DATA_URL,
   pngDataUrl,
   pngHeader,

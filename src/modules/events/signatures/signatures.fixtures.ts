@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { PNG } from 'pngjs';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { ApiResponse, TestApp, TestUser } from '../../../../test/harness.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
@@ -73,24 +72,6 @@ export const PNG_DATA_URL =
 
 /** A PNG's bytes as a `data:image/png;base64,` URL. */
 export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
-
-/**
- * A signature as an attacker plants it: `size` x `size` RGBA whose alpha is noise (64..127, which
- * deflate cannot shrink much): a 614 x 614 one is about 490 KiB, near the 512 KiB the API takes.
- * `seed` varies it.
- */
-export function hostileSignaturePng(size = 614, seed = 1): Buffer {
-  const png = new PNG({ width: size, height: size });
-  let state = seed;
-  for (let i = 0; i < png.data.length; i += 4) {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    png.data[i] = 20;
-    png.data[i + 1] = 30;
-    png.data[i + 2] = 90;
-    png.data[i + 3] = 64 + ((state >> 16) & 0x3f);
-  }
-  return PNG.sync.write(png, { colorType: 6 });
-}
 
 /**
  * A valid PNG of exactly `bytes` bytes: the 1 x 1 PNG_DATA_URL with a private ancillary chunk
