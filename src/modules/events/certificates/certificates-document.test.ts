@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
-import { readPdf, signaturePng } from '../../../../test/pdf.ts';
+import { hostileSignaturePng, readPdf, signaturePng } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { formatDate } from './certificate.dates.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
@@ -84,6 +84,30 @@ describe('certificate documents', () => {
     const second = await pdfText((await certificateOf(edition.id, late.id)).id, late);
     assert.ok(second.includes('Nadia Novak') && second.includes('Marco Rossi'), second);
     assert.ok(!second.includes('Marta Ferreira'), 'a signature revoked before issuance is not on it');
+  });
+
+  it('draws what was stored before: large images normalised, older certificates with the set of their day', async () => {
+    const { edition, person } = await editionWithAttendee('Elsa Moura');
+    const marta = await f.sign(edition.id, 'Marta Ferreira', 'Programme chair', await drawnSignature());
+    // Stored before signatures were normalised: the planted image as it came.
+    const planted = `data:image/png;base64,${hostileSignaturePng(614).toString('base64')}`;
+    await t.db.execute(sql`update signatures set image_url = ${planted} where id = ${marta.id}`);
+    await f.issueAndWait(edition.id);
+    const certificate = await certificateOf(edition.id, person.id);
+    // Issued before the set was recorded; since then Marta revoked hers and Nadia signed.
+    await t.db.execute(sql`update certificates set signature_ids = null where id = ${certificate.id}`);
+    expectOk(await t.post(`/signatures/revoke?token=${marta.revoke_token}`));
+    await f.sign(edition.id, 'Nadia Novak', 'Dean', await drawnSignature());
+
+    const response = await getPdf(certificate.id, person);
+    assert.equal(response.statusCode, 200);
+    const text = (await readPdf(response.rawPayload)).texts.flat().join(' ');
+    assert.ok(text.includes('Marta Ferreira') && !text.includes('Nadia Novak'), text);
+    const sizes = [...response.rawPayload.toString('latin1').matchAll(/\/Width (\d+)\s*\/Height (\d+)/g)].map(
+      (match) => `${match[1]}x${match[2]}`,
+    );
+    assert.ok(sizes.includes('200x200'), `the image drawn normalised (${sizes})`);
+    assert.ok(!sizes.includes('614x614'), `not as stored (${sizes})`);
   });
 
   it("marks a revoked certificate's PDF with the date and the reason", async () => {
