@@ -2,7 +2,8 @@
  * Reads the PDFs the service renders the way a person's viewer does: pdf.js (pdfjs-dist) parses
  * the document and extracts each page's text, and renders a page onto a canvas (@napi-rs/canvas,
  * pdf.js's own choice in Node) whose pixels jsqr decodes, so a test proves the QR code scans,
- * not just that some squares were drawn.
+ * not just that some squares were drawn. It also makes the signature images tests and benches draw
+ * (a pad's stroke, a hostile large one).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
