@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { readPdf, signaturePng } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
+import { formatDateRange } from './certificate.dates.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
 
 /** A signature drawn on a pad, as a PNG data URL. */
@@ -79,7 +80,7 @@ describe('certificate PDF', () => {
       'Programme chair',
       'Marco Rossi',
       'Organiser',
-      '1–3 January 2030', // the edition's dates (hours 0..48 of 2030)
+      formatDateRange(new Date(base.edition.starts_at), new Date(base.edition.ends_at)), // the edition's dates
       certificate.verification_code,
     ]) {
       assert.ok(text.includes(expected), `the page shows "${expected}": ${text}`);
