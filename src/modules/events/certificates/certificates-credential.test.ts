@@ -6,6 +6,7 @@
  * service serves, before and after revocation.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { verifyCredential } from 'did-jwt-vc';
@@ -135,6 +136,26 @@ describe('certificate credentials, verified with independent tools', () => {
     assert.equal(await revokedBit(), true);
     // The credential itself is unchanged: revocation lives in the list.
     await verify(await fetchCredential(certificate, ana.token));
+  });
+
+  it('names a holder without a name only by the salted hash of their e-mail', async () => {
+    const { holder: bo, certificate } = await f.certifiedAttendee();
+    const jwt = await fetchCredential(certificate, bo.token);
+    const payload = (await verify(jwt)).payload as { credentialSubject: { identifier: unknown[] } };
+    const hash = createHash('sha256').update(`${bo.email.toLowerCase()}${certificate.id}`).digest('hex');
+    assert.deepEqual(payload.credentialSubject.identifier, [
+      {
+        type: 'IdentityObject',
+        identityHash: `sha256$${hash}`,
+        identityType: 'emailAddress',
+        hashed: true,
+        salt: certificate.id,
+      },
+    ]);
+    const decoded = Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8');
+    for (const part of [bo.email, bo.email.slice(0, bo.email.indexOf('@')), 'example.com', '•••']) {
+      assert.ok(!decoded.includes(part), `the credential carries no ${part}`);
+    }
   });
 
   it('serves unknown status lists as 404 envelopes', async () => {

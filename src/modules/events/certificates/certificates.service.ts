@@ -11,6 +11,7 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { isEventRole, requireEditionRole } from '../access.ts';
 import { findEditionWithAccess } from '../editions/editions.repository.ts';
+import { publicHolderName } from '../holder-name.ts';
 import { listActiveSignatures } from '../signatures/signatures.repository.ts';
 import { renderCertificatePdf } from './certificate.pdf.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
@@ -129,7 +130,8 @@ export async function certificatePdf(
   ]);
   return renderCertificatePdf({
     certificate_id: view.id,
-    holder_name: view.holder_name,
+    // A printed certificate is shown to anyone: a name, or the e-mail masked (holder-name.ts).
+    holder_name: publicHolderName(view.holder_name, view.holder_email),
     template: {
       name: view.template_name,
       description: view.template_description,
@@ -155,14 +157,18 @@ export async function certificatePdf(
   });
 }
 
-/** The public verdict on a verification code; an unknown code is 404. */
+/**
+ * The public verdict on a verification code; an unknown code is 404. The holder is named as every
+ * public artefact names them: a certificate issued without a name stored the e-mail as its
+ * holder name, masked here when read.
+ */
 export async function verify(db: Database, code: string) {
   const view = /^[A-Za-z0-9_-]{1,64}$/.test(code) ? await repo.findCertificateByCode(db, code) : undefined;
   if (view === undefined) throw notFound('Certificate');
   return {
     valid: view.status === 'valid',
     status: view.status,
-    holder_name: view.holder_name,
+    holder_name: publicHolderName(view.holder_name, view.holder_email),
     certificate_name: view.template_name,
     edition_name: view.edition_name,
     event_name: view.event_name,

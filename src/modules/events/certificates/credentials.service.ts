@@ -13,6 +13,7 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import type { CertificateView } from './certificates.repository.ts';
 import * as repo from './certificates.repository.ts';
+import { realName } from '../holder-name.ts';
 import { requireReadableCertificate, verifyUrlOf } from './certificates.service.ts';
 import { signOpenBadgeCredential, signStatusListCredential } from './credentials/open-badge.ts';
 
@@ -46,7 +47,8 @@ export async function credentialOf(
     verifyUrl: verifyUrlOf(publicBaseUrl, view.verification_code),
     issuerName: view.event_name,
     issuerUrl: publicBaseUrl,
-    holderName: view.holder_name,
+    // No name given (the stored name is then the e-mail): the e-mail's salted hash names them alone.
+    holderName: realName(view.holder_name),
     holderEmail: view.holder_email,
     achievement: {
       id: `${publicBaseUrl}/certifications/templates/${view.template_id}`,
