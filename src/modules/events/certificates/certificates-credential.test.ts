@@ -158,6 +158,73 @@ describe('certificate credentials, verified with independent tools', () => {
     }
   });
 
+  it('lets verifiers on any origin read the DID document and the status lists, cached answers and preflights included', async () => {
+    const { t } = team;
+    const { holder: ana, certificate } = await f.certifiedAttendee('Ana Souza');
+    const jwt = await fetchCredential(certificate, ana.token);
+    const listUrl = ((await verify(jwt)).payload as { credentialStatus: { statusListCredential: string } })
+      .credentialStatus.statusListCredential;
+    const origin = 'https://verifier.example';
+    const cors = (response: Response, what: string) => {
+      assert.equal(response.headers.get('access-control-allow-origin'), '*', what);
+      assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin', what);
+    };
+
+    for (const url of [`${t.baseUrl}/.well-known/did.json`, listUrl]) {
+      const got = await fetch(url, { headers: { origin } });
+      assert.equal(got.status, 200, url);
+      cors(got, `GET ${url}`);
+      const etag = got.headers.get('etag');
+      assert.ok(etag !== null, `${url} carries an ETag`);
+      const head = await fetch(url, { method: 'HEAD', headers: { origin } });
+      assert.equal(head.status, 200, url);
+      cors(head, `HEAD ${url}`);
+      const cached = await fetch(url, { headers: { origin, 'if-none-match': etag } });
+      assert.equal(cached.status, 304, url);
+      cors(cached, `304 ${url}`);
+      // A browser asks first when a script adds a header of its own.
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'cache-control',
+        },
+      });
+      assert.equal(preflight.status, 200, url);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+      assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/);
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /^\*$|cache-control/);
+      assert.ok(Number(preflight.headers.get('access-control-max-age')) > 0);
+    }
+    // A revocation is a new version of the list: the old ETag no longer matches.
+    const before = (await fetch(listUrl)).headers.get('etag') ?? '';
+    expectOk(
+      await t.post(`/certificates/${certificate.id}/revoke`, {
+        token: team.owner.token,
+        body: { reason: 'Mistake' },
+      }),
+    );
+    const after = await fetch(listUrl, { headers: { 'if-none-match': before } });
+    assert.equal(after.status, 200);
+    assert.notEqual(after.headers.get('etag'), before);
+    const badPreflight = await fetch(`${t.baseUrl}/credentials/status/not-a-list`, {
+      method: 'OPTIONS',
+      headers: { origin },
+    });
+    assert.equal(badPreflight.status, 400);
+    // Errors of these routes are readable too; other routes are not opened to other origins.
+    const missing = await fetch(`${t.baseUrl}/credentials/status/01937a4e-0000-7000-8000-0000000000ff`, {
+      headers: { origin },
+    });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('access-control-allow-origin'), '*');
+    const credential = await fetch(certificate.credential_url, {
+      headers: { origin, authorization: `Bearer ${ana.token}` },
+    });
+    assert.equal(credential.headers.get('access-control-allow-origin'), null);
+  });
+
   it('serves unknown status lists as 404 envelopes', async () => {
     const response = await fetch(`${team.t.baseUrl}/credentials/status/01937a4e-0000-7000-8000-0000000000ff`);
     assert.equal(response.status, 404);
