@@ -6,8 +6,11 @@
  * service serves, before and after revocation.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { verifyCredential } from 'did-jwt-vc';
 import { type DIDResolutionResult, Resolver } from 'did-resolver';
@@ -223,6 +226,58 @@ describe('certificate credentials, verified with independent tools', () => {
       headers: { origin, authorization: `Bearer ${ana.token}` },
     });
     assert.equal(credential.headers.get('access-control-allow-origin'), null);
+  });
+
+  it("verifies with the README's holder command: did-jwt-vc with the options it needs, then the status list", async () => {
+    const { t, owner } = team;
+    // The README tells a holder to pipe the credential into this command, from the repository's root.
+    const command = ['node', 'examples/verify-credential.mjs'];
+    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(`| ${command.join(' ')}`), 'the README gives this command');
+    const run = (jwt: string) =>
+      new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+        const child = spawn(command[0]!, command.slice(1), {
+          cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+        });
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, output }));
+        child.stdin.end(jwt);
+      });
+
+    const { holder: ana, certificate } = await f.certifiedAttendee('Ana Souza', { name: 'Attendance' });
+    const jwt = await fetchCredential(certificate, ana.token);
+
+    // did-jwt-vc's defaults refuse it (its format check is the 1.1 data model's): hence the options.
+    await assert.rejects(verifyCredential(jwt, resolver), /@context is missing default context/);
+    const valid = await run(jwt);
+    assert.equal(valid.code, 0, valid.output);
+    const did = `did:web:${encodeURIComponent(new URL(t.baseUrl).host)}`;
+    assert.match(valid.output, new RegExp(`✓ signed by ${did.replace(/[.]/g, '\\.')} \\(key ${did}#`));
+    assert.match(valid.output, /✓ VerifiableCredential, OpenBadgeCredential: Attendance/);
+    assert.match(valid.output, /✓ not revoked/);
+
+    const [header, body, signature] = jwt.split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), name: 'Forged' }),
+    ).toString('base64url');
+    const tampered = await run(`${header}.${forged}.${signature}`);
+    assert.equal(tampered.code, 1);
+    assert.match(tampered.output, /✗ not valid: .*signature/);
+
+    expectOk(
+      await t.post(`/certificates/${certificate.id}/revoke`, {
+        token: owner.token,
+        body: { reason: 'Mistake' },
+      }),
+    );
+    const revoked = await run(jwt);
+    assert.equal(revoked.code, 1, revoked.output);
+    assert.match(revoked.output, /✗ revoked/);
   });
 
   it('serves unknown status lists as 404 envelopes', async () => {
