@@ -55,6 +55,13 @@ export interface World {
 }
 
 const isoAt = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString();
+/**
+ * `hours` after the start of the world's published edition, an hour before the world is built: the
+ * edition is under way, so its check-ins are open and certificates may be issued (README,
+ * "Attendance and certificates").
+ */
+const LIVE_START = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+const liveAt = (hours: number) => new Date(LIVE_START + hours * 3_600_000).toISOString();
 
 /** Builds the world (the app's Mercado Pago is the local simulator). */
 export async function buildWorld(t: TestApp): Promise<World> {
@@ -84,11 +91,12 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'draft event',
   );
 
-  // 2. Editions in 2030 (the documented examples use 2027, so they never overlap these).
+  // 2. Editions: the published one under way now, the draft in 2030 (the documented examples use
+  //    2027, so they never overlap these, but for a run in those very days of 2027).
   const edition = await ok(
     t.post<Edition>(`/events/${event.id}/editions`, {
       ...as,
-      body: { name: 'Fuzz edition', slug: 'fuzz-edition', starts_at: isoAt(0), ends_at: isoAt(72) },
+      body: { name: 'Fuzz edition', slug: 'fuzz-edition', starts_at: liveAt(0), ends_at: liveAt(72) },
     }),
     'edition',
   );
@@ -406,9 +414,9 @@ function exampleFor(world: World, op: Operation): unknown {
   const edits: Record<string, Record<string, unknown>> = {
     'POST /events/{event_id}/members': { email: world.guest.email },
     'DELETE /events/{event_id}/members/{user_id}': { email: world.member.email },
-    'PATCH /events/{event_id}/editions/{edition_id}': { ends_at: isoAt(80) },
-    'POST /editions/{edition_id}/programs': { starts_at: isoAt(2), ends_at: isoAt(3) },
-    'PATCH /programs/{program_id}': { ends_at: isoAt(4) },
+    'PATCH /events/{event_id}/editions/{edition_id}': { ends_at: liveAt(80) },
+    'POST /editions/{edition_id}/programs': { starts_at: liveAt(2), ends_at: liveAt(3) },
+    'PATCH /programs/{program_id}': { ends_at: liveAt(4) },
     'POST /certifications/templates/{template_id}/link': { program_id: ids.freeProgram },
     'DELETE /certifications/templates/{template_id}/link': { program_id: ids.program },
     'POST /editions/{edition_id}/registrations': { ticket_type_id: ids.ticketType },

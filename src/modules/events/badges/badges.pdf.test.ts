@@ -78,14 +78,16 @@ describe('badges: printable PDF', () => {
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
     const read = await readPdf(pdf);
     assert.equal(read.pageCount, 3);
+    // No holder_name: the e-mail, masked (a printed badge is worn in public).
     const expected = [
-      { email: 'ana@example.com', event: 'RustConf', edition: '2025 edition', ticket: 'VIP pass' },
-      { email: 'crew@example.org', event: 'RustConf', edition: '2025 edition', ticket: 'Staff' },
-      { email: 'zoë@example.com', event: LONG_EVENT, edition: 'Autumn — Lisboa', ticket: 'Speaker' },
+      { email: 'a•••@e•••.com', event: 'RustConf', edition: '2025 edition', ticket: 'VIP pass' },
+      { email: 'c•••@e•••.org', event: 'RustConf', edition: '2025 edition', ticket: 'Staff' },
+      { email: 'z•••@e•••.com', event: LONG_EVENT, edition: 'Autumn — Lisboa', ticket: 'Speaker' },
     ];
     for (const [index, want] of expected.entries()) {
       const text = pageText(read.texts[index]!);
       assert.ok(text.includes(want.email), `page ${index + 1} shows ${want.email}: ${text}`);
+      assert.ok(!text.includes('example'), `page ${index + 1} shows no address: ${text}`);
       assert.ok(text.includes(want.event), `page ${index + 1} shows the event: ${text}`);
       assert.ok(text.includes(want.edition), `page ${index + 1} shows the edition: ${text}`);
       assert.ok(text.includes(want.ticket), `page ${index + 1} shows ${want.ticket}: ${text}`);
@@ -96,16 +98,21 @@ describe('badges: printable PDF', () => {
     assert.ok(!pageText(read.texts[2]!).includes('Attendee'));
   });
 
-  it("prints the holder's name when the print data has one, the e-mail otherwise", async () => {
+  it("prints the holder's name when the print data has one, the e-mail masked otherwise", async () => {
     const pdf = await readPdf(
       await renderBadgesPdf([
         badge({ variables: { holder_name: 'Ana Souza' } }),
         badge({ variables: { holder_email: 'bo@example.com' } }),
+        // The print data's holder_name falls back to the e-mail: printed masked all the same.
+        badge({ variables: { holder_name: 'cy@example.org', holder_email: 'cy@example.org' } }),
       ]),
     );
     assert.ok(pageText(pdf.texts[0]!).includes('Ana Souza'));
     assert.ok(!pageText(pdf.texts[0]!).includes('ana@example.com'));
-    assert.ok(pageText(pdf.texts[1]!).includes('bo@example.com'));
+    assert.ok(pageText(pdf.texts[1]!).includes('b•••@e•••.com'));
+    assert.ok(!pageText(pdf.texts[1]!).includes('bo@example.com'));
+    assert.ok(pageText(pdf.texts[2]!).includes('c•••@e•••.org'));
+    assert.ok(!pageText(pdf.texts[2]!).includes('cy@example.org'));
   });
 
   it('keeps the content streams compressed and sets the document info', async () => {
@@ -135,7 +142,7 @@ describe('badges: printable PDF', () => {
     }
     const last = pageText(read.texts[4]!);
     assert.ok(last.includes('Lódz ?? ? Summit line two'), last);
-    assert.ok(last.includes('lukasz@example.com'), last);
+    assert.ok(last.includes('l•••@e•••.com'), last);
   });
 
   it('renders a badge whose action_url cannot be a QR code without one', async () => {
@@ -156,13 +163,13 @@ describe('badges: printable PDF', () => {
     const many = Array.from({ length: 200 }, (_, n) =>
       badge({
         user_id: `0197a3c2-5b1e-7c4d-9e2f-${String(n).padStart(12, '0')}`,
-        variables: { holder_email: `person${n}@example.com` },
+        variables: { holder_name: `Person ${n}`, holder_email: `person${n}@example.com` },
       }),
     );
     const pdf = await renderBadgesPdf(many);
     const read = await readPdf(pdf);
     assert.equal(read.pageCount, 200);
-    assert.ok(pageText(read.texts[199]!).includes('person199@example.com'));
+    assert.ok(pageText(read.texts[199]!).includes('Person 199'));
     assert.equal(await read.qr(199), many[199]!.variables.action_url);
   });
 });

@@ -3,7 +3,8 @@
  * `GET .../badges/print` rendered as a PDF, one A6 portrait page per badge.
  *
  * A page, top to bottom: a band in the accent colour with the optional `title` and the event name;
- * the edition name; the holder's name (their token's `name` claim, else their e-mail);
+ * the edition name; the holder's name (their token's `name` claim, else their e-mail masked, as
+ * a badge is worn in public: `holder-name.ts`);
  * a pill with the ticket name ("Staff" for a staff badge without a ticket); the QR code of
  * `variables.action_url`, drawn as vector rectangles (one per horizontal run of dark modules, all
  * in one path with one fill) inside a 4-module quiet zone; a short caption.
@@ -30,6 +31,7 @@ import { drawFitted, type FitOptions } from '../../../kernel/pdf/fit.ts';
 import { colorHint, hintRecord, textHint } from '../../../kernel/pdf/hints.ts';
 import { drawQr, qrMatrix } from '../../../kernel/pdf/qr.ts';
 import { toWinAnsi } from '../../../kernel/pdf/winansi.ts';
+import { publicHolderName } from '../holder-name.ts';
 
 export interface BadgePrintItem {
   emission_id: string;
@@ -110,7 +112,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
   const vars = item.variables ?? ({} as Partial<BadgePrintItem['variables']>);
   const eventName = toWinAnsi(vars.event_name) || 'Event';
   const editionName = toWinAnsi(vars.edition_name);
-  const holder = toWinAnsi(vars.holder_name ?? vars.holder_email);
+  const holder = toWinAnsi(publicHolderName(vars.holder_name, vars.holder_email ?? ''));
   const ticket =
     toWinAnsi(vars.ticket_name ?? item.ticket_name) || (item.origin === 'staff' ? 'Staff' : 'Participant');
   doc.addPage();

@@ -18,6 +18,7 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { asBuffer } from '../../../kernel/workers/pool.ts';
 import type { DocumentPool } from '../deps.ts';
+import { publicHolderName } from '../holder-name.ts';
 import { signaturesActiveAt, signaturesByIds } from '../signatures/signatures.repository.ts';
 import type { CertificatePdfData } from './certificate.pdf.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
@@ -92,7 +93,8 @@ async function pdfData(
   ]);
   return {
     certificate_id: view.id,
-    holder_name: view.holder_name,
+    // A printed certificate is shown to anyone: a name, or the e-mail masked (holder-name.ts).
+    holder_name: publicHolderName(view.holder_name, view.holder_email),
     template: {
       name: view.template_name,
       description: view.template_description,

@@ -9,6 +9,8 @@ import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { readPdf, signaturePng } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
+import { maskEmail } from '../holder-name.ts';
+import { formatDateRange } from './certificate.dates.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
 
 /** A signature drawn on a pad, as a PNG data URL. */
@@ -60,7 +62,7 @@ describe('certificate PDF', () => {
       'Programme chair',
       'Marco Rossi',
       'Organiser',
-      '1–3 January 2030', // the edition's dates (hours 0..48 of 2030)
+      formatDateRange(new Date(base.edition.starts_at), new Date(base.edition.ends_at)), // the edition's dates
       certificate.verification_code,
     ]) {
       assert.ok(text.includes(expected), `the page shows "${expected}": ${text}`);
@@ -86,5 +88,19 @@ describe('certificate PDF', () => {
       'NOT_FOUND',
     );
     expectError(await t.get(`/certificates/${certificate.id}/pdf`), 401, 'UNAUTHORIZED');
+  });
+
+  it('prints a holder without a name as their e-mail masked, never the address', async () => {
+    const { holder: bo, certificate } = await f.certifiedAttendee();
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/certificates/${certificate.id}/pdf`,
+      headers: { authorization: `Bearer ${bo.token}` },
+    });
+    assert.equal(response.statusCode, 200);
+    const text = (await readPdf(response.rawPayload)).texts[0]!.join(' ').replace(/\s+/g, ' ');
+    assert.ok(text.includes(maskEmail(bo.email)), `the masked address: ${text}`);
+    assert.ok(!text.includes(bo.email.slice(0, bo.email.indexOf('@'))), `no part of the address: ${text}`);
+    assert.ok(!text.includes('example.com'), `no part of the address: ${text}`);
   });
 });

@@ -123,6 +123,21 @@ export function certificateFixtures(getTeam: () => Team) {
     );
   }
 
+  /**
+   * An edition under way with one attendee (named when `name` is given; else public artefacts
+   * fall back to the e-mail) checked in, a certificate-of-attendance template, and their certificate.
+   */
+  async function certifiedAttendee(name?: string, templateFields: Record<string, unknown> = {}) {
+    const base = await attendance.setupAttendance();
+    const holder = await attendance.attendee(base.edition.id, base.general.id, name);
+    const template = await createTemplate(base.edition.id, 'edition_attendance', templateFields);
+    await checkIn(base.edition.id, holder);
+    await issueAndWait(base.edition.id);
+    const certificate = (await certificatesOf(base.edition.id)).find((item) => item.user_id === holder.id);
+    assert.ok(certificate !== undefined, 'the attendee holds a certificate');
+    return { ...base, holder, template, certificate };
+  }
+
   return {
     ...attendance,
     createTemplate,
@@ -133,5 +148,6 @@ export function certificateFixtures(getTeam: () => Team) {
     certificatesOf,
     checkIn,
     sign,
+    certifiedAttendee,
   };
 }

@@ -65,12 +65,14 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
           'programs; `program_attendance`, a check-in at every program linked to the template. Check-ins of revoked ' +
           'badges do not count. Issuing again adds only the newly qualified (a revoked certificate is not issued ' +
           'again). `template_ids` limits the run to some templates (400 naming `template_ids` when one is not a ' +
-          'live template of this edition). Follow the progress at `GET /jobs/{job_id}`.',
+          'live template of this edition). Certificates are issued only once the edition has started: before ' +
+          "its `starts_at` the answer is 409 with `error.meta` `{reason: 'edition_not_started', starts_at}`, and " +
+          'nothing is queued. Follow the progress at `GET /jobs/{job_id}`.',
         params: idParams('edition_id'),
         body: IssueBody,
         response: {
           202: envelope(IssueAccepted, { job_id: ISSUANCE_EXAMPLE.id, job: QUEUED_EXAMPLE }, 'events', 202),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },

@@ -11,6 +11,7 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { isEventRole, requireEditionRole } from '../access.ts';
 import { findEditionWithAccess } from '../editions/editions.repository.ts';
+import { publicHolderName } from '../holder-name.ts';
 import type { CertificateView } from './certificates.repository.ts';
 import * as repo from './certificates.repository.ts';
 
@@ -109,14 +110,18 @@ export async function revokeCertificate(
   return certificateOf({ ...view, ...revoked }, publicBaseUrl);
 }
 
-/** The public verdict on a verification code; an unknown code is 404. */
+/**
+ * The public verdict on a verification code; an unknown code is 404. The holder is named as every
+ * public artefact names them: a certificate issued without a name stored the e-mail as its
+ * holder name, masked here when read.
+ */
 export async function verify(db: Database, code: string) {
   const view = /^[A-Za-z0-9_-]{1,64}$/.test(code) ? await repo.findCertificateByCode(db, code) : undefined;
   if (view === undefined) throw notFound('Certificate');
   return {
     valid: view.status === 'valid',
     status: view.status,
-    holder_name: view.holder_name,
+    holder_name: publicHolderName(view.holder_name, view.holder_email),
     certificate_name: view.template_name,
     edition_name: view.edition_name,
     event_name: view.event_name,

@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
 import type { Certificate } from './certificates.schemas.ts';
@@ -99,6 +101,32 @@ describe('certificates', () => {
     const job = await f.issueAndWait(s.edition.id);
     assert.equal(job.issued, 1);
     assert.deepEqual(holders(await f.certificatesOf(s.edition.id), s.attendance.id), [s.ana.id]);
+  });
+
+  it('issues only once the edition has started: before starts_at a 409 names it, and nothing is queued', async () => {
+    const ahead = await f.setupAttendance({ startsIn: 2 });
+    await f.createTemplate(ahead.edition.id, 'edition_attendance');
+    const issue = (token: string) => t.post(`/editions/${ahead.edition.id}/certificates/issue`, { token });
+    // The role first: staff learn nothing about the edition's state.
+    expectError(await issue(staff.token), 403, 'FORBIDDEN');
+    const early = expectError(await issue(owner.token), 409, 'CONFLICT');
+    assert.deepEqual(early.meta, { reason: 'edition_not_started', starts_at: ahead.edition.starts_at });
+    assert.match(early.message, /started/);
+    const [runs] = await queryRows<{ runs: number }>(
+      t.db,
+      sql`select count(*)::int as runs from certificate_issuances where edition_id = ${ahead.edition.id}`,
+    );
+    assert.equal(runs?.runs, 0);
+
+    // Moved to have started an hour ago, the same edition issues.
+    const startsAt = new Date(Date.now() - 3_600_000).toISOString();
+    expectOk(
+      await t.patch(`/events/${ahead.event.id}/editions/${ahead.edition.id}`, {
+        token: owner.token,
+        body: { starts_at: startsAt },
+      }),
+    );
+    expectOk(await issue(owner.token), 202);
   });
 
   it('refuses unknown templates and lets only owners and admins issue and follow the job', async () => {

@@ -4,13 +4,15 @@
  * DID document. Signing is credentials/open-badge.ts; this file gathers what goes in.
  *
  * A status list is signed when asked for and kept, per list and version (`updated_at` moves on
- * every revocation), in a small LRU: verifiers fetch it far more often than anything revokes.
+ * every revocation), in a small LRU: verifiers fetch it far more often than anything revokes. The
+ * version is also the list's `ETag`, so a verifier that has it gets a 304.
  */
 import { LRUCache } from 'lru-cache';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { IssuerKey } from '../../../kernel/credentials/issuer-key.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
+import { realName } from '../holder-name.ts';
 import type { CertificateView } from './certificates.repository.ts';
 import * as repo from './certificates.repository.ts';
 import { requireReadableCertificate, verifyUrlOf } from './certificates.service.ts';
@@ -46,7 +48,8 @@ export async function credentialOf(
     verifyUrl: verifyUrlOf(publicBaseUrl, view.verification_code),
     issuerName: view.event_name,
     issuerUrl: publicBaseUrl,
-    holderName: view.holder_name,
+    // No name given (the stored name is then the e-mail): the e-mail's salted hash names them alone.
+    holderName: realName(view.holder_name),
     holderEmail: view.holder_email,
     achievement: {
       id: `${publicBaseUrl}/certifications/templates/${view.template_id}`,
@@ -67,8 +70,8 @@ export async function credentialOf(
 export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps) {
   const signed = new LRUCache<string, string>({ max: 64 });
   return {
-    /** The signed BitstringStatusListCredential of a list; an unknown list is 404. */
-    async credential(listId: string): Promise<string> {
+    /** The signed BitstringStatusListCredential of a list and its ETag; an unknown list is 404. */
+    async credential(listId: string): Promise<{ jwt: string; etag: string }> {
       const list = await repo.findStatusList(db, listId);
       if (list === undefined) throw notFound('Status list');
       const key = `${list.id}@${list.updated_at.getTime()}`;
@@ -82,7 +85,7 @@ export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps)
         });
         signed.set(key, jwt);
       }
-      return jwt;
+      return { jwt, etag: `"${list.updated_at.getTime().toString(36)}"` };
     },
   };
 }

@@ -53,11 +53,12 @@ describe('certificate issuance across a SIGKILL (PostgreSQL, real processes)', {
 
     const event = await api('POST', '/events', { name: 'Crash course', slug: `crash-${Date.now()}` });
     await api('POST', `/events/${event.id}/publish`);
+    // Under way (it started an hour ago): certificates are issued only once an edition has started.
     const edition = await api('POST', `/events/${event.id}/editions`, {
-      name: 'Crash course 2030',
-      slug: 'crash-2030',
-      starts_at: '2030-01-01T09:00:00.000Z',
-      ends_at: '2030-01-02T18:00:00.000Z',
+      name: 'Crash course',
+      slug: 'crash-course',
+      starts_at: new Date(Date.now() - 3_600_000).toISOString(),
+      ends_at: new Date(Date.now() + 32 * 3_600_000).toISOString(),
     });
     await api('POST', `/events/${event.id}/editions/${edition.id}/publish`);
     const ticket = await api('POST', `/editions/${edition.id}/ticket-types`, {

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import { notFound, validationError } from '../../../kernel/http/errors.ts';
+import { conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
@@ -64,7 +64,7 @@ export async function startIssuance(
   actor: Identity,
   body: { template_ids?: string[] | undefined },
 ) {
-  await requireEditionRole(db, editionId, actor, 'admin');
+  const { edition } = await requireEditionRole(db, editionId, actor, 'admin');
   let templateIds: string[] | null = null;
   if (body.template_ids !== undefined) {
     templateIds = [...new Set(body.template_ids.map((id) => id.toLowerCase()))];
@@ -81,6 +81,14 @@ export async function startIssuance(
         'Some templates are not templates of this edition',
       );
     }
+  }
+  // A certificate attests attendance: none before the edition has begun (README, "Attendance and
+  // certificates").
+  if (edition.starts_at.getTime() > Date.now()) {
+    throw conflict('Certificates are issued once the edition has started', {
+      reason: 'edition_not_started',
+      starts_at: edition.starts_at.toISOString(),
+    });
   }
   const run = await db.transaction(async (tx) => {
     const inserted = await repo.insertIssuance(tx, {

@@ -12,6 +12,8 @@ import { ticketFixtures } from '../tickets/tickets.fixtures.ts';
 import type { Registration } from '../tickets/tickets.schemas.ts';
 import type { CheckInAnswer } from './check-ins.schemas.ts';
 
+const HOUR = 3_600_000;
+
 export function attendanceFixtures(getTeam: () => Team) {
   const app = () => getTeam().t;
   const tickets = ticketFixtures(getTeam);
@@ -61,9 +63,20 @@ export function attendanceFixtures(getTeam: () => Team) {
   const scan = (editionId: string, body: Record<string, unknown>, by: TestUser = getTeam().staff) =>
     app().post<CheckInAnswer>(`/editions/${editionId}/check-ins`, { token: by.token, body });
 
-  /** A published edition (owner, admin, staff as members), a ticket type of access level 1, one attendee. */
-  async function setupAttendance() {
-    const { event, edition } = await tickets.setupEdition({ from: 0, to: 48 });
+  /**
+   * A published edition (owner, admin, staff as members) with a ticket type of access level 1 and
+   * one of level 5. By default it is under way (it started an hour ago and lasts 48 hours), so
+   * check-ins are open and certificates may be issued; `startsIn` (hours from now, may be negative)
+   * and `lasts` (hours) place it elsewhere.
+   */
+  async function setupAttendance({ startsIn = -1, lasts = 48 }: { startsIn?: number; lasts?: number } = {}) {
+    const startsAt = Date.now() + startsIn * HOUR;
+    const { event, edition } = await tickets.setupEdition({
+      fields: {
+        starts_at: new Date(startsAt).toISOString(),
+        ends_at: new Date(startsAt + lasts * HOUR).toISOString(),
+      },
+    });
     const general = await tickets.createTicketType(edition.id, { name: 'General', access_level: 1 });
     const vip = await tickets.createTicketType(edition.id, { name: 'VIP', access_level: 5 });
     return { event, edition, general, vip };

@@ -33,7 +33,9 @@ export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (ap
           'program. Answers `ok` (recorded now) or `already_checked_in` (with `first_checked_in_at`, the earliest ' +
           'scan) with 200. Refusals are 409 `CONFLICT` with the same object in `error.meta` and record nothing: ' +
           '`unknown` (not a code of this service: forged, truncated or mistyped), `wrong_edition` (a badge of ' +
-          'another edition; nothing about its holder is shown), `revoked`, `not_allowed` (`reason` `staff_only`: ' +
+          'another edition; nothing about its holder is shown), `revoked`, `not_open` (the scan, by `scanned_at`, ' +
+          'is outside the check-in window: from 24 hours before the edition starts to 24 hours after it ends), ' +
+          '`not_allowed` (`reason` `staff_only`: ' +
           "a participant badge at a staff-only program; `access_level`: the ticket's access level is below the " +
           "program's `min_access_level`; staff badges enter everything). An offline scanner sends `scanned_at` " +
           '(at most 7 days old, not in the future, else 400) and a `nonce`: uploading a scan again answers its ' +

@@ -64,10 +64,13 @@ export const CheckInAnswer = Type.Object({
       Type.Literal('unknown'),
       Type.Literal('wrong_edition'),
       Type.Literal('not_allowed'),
+      Type.Literal('not_open'),
     ],
     {
       description:
-        '`ok` and `already_checked_in` are 200; the others are 409 with this object as `error.meta`',
+        '`ok` and `already_checked_in` are 200; the others are 409 with this object as `error.meta`. ' +
+        '`not_open`: `scanned_at` is outside the check-in window, from 24 hours before the edition starts ' +
+        'to 24 hours after it ends',
     },
   ),
   reason: Nullable(

@@ -1,12 +1,13 @@
 /**
  * Check-ins (contract 9), modelled on pretix's redeem: a staff member scans a badge at the door
  * (no `program_id`) or at a program, and the answer says what to do with the person in front of
- * them. `ok` and `already_checked_in` are 200; `unknown`, `wrong_edition`, `revoked` and
- * `not_allowed` are 409 with the same body in `error.meta`, and record nothing.
+ * them. `ok` and `already_checked_in` are 200; `unknown`, `wrong_edition`, `revoked`, `not_open`
+ * and `not_allowed` are 409 with the same body in `error.meta`, and record nothing.
  *
  * Order: the caller's role (contract 2), then the request's own fields (`program_id`, `scanned_at`:
  * a 400, as a request that cannot be a scan), then the nonce (a re-upload gets its first answer
- * back), then the badge.
+ * back), then the badge: what it is (unknown, another edition's, revoked) before when it is
+ * scanned (`not_open`: outside the edition's check-in window), before where (`not_allowed`).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
@@ -26,12 +27,19 @@ import type { CheckInRow } from './check-ins.table.ts';
 export const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
 /** How far ahead of our clock a scanner's clock may run. */
 export const SCAN_CLOCK_SKEW_MS = 60_000;
+/**
+ * Check-ins open this long before the edition starts and close this long after it ends (by
+ * `scanned_at`): early arrivals and badge pick-up the day before, late offline uploads of scans made
+ * at the edition. A scan outside is `not_open`.
+ */
+export const CHECK_IN_MARGIN_MS = 24 * 3600 * 1000;
 
 const REFUSALS: Record<Exclude<CheckInResult, 'ok' | 'already_checked_in'>, string> = {
   unknown: 'This code is not a badge issued by this service',
   wrong_edition: 'This badge belongs to another edition',
   revoked: 'This badge has been revoked',
   not_allowed: 'This badge does not admit its holder here',
+  not_open: 'Check-in is not open: it runs from 24 hours before the edition starts to 24 hours after it ends',
 };
 
 export interface CheckInDeps {
@@ -89,6 +97,15 @@ function scanTime(scannedAt: string | undefined, now: number): Date {
   return at;
 }
 
+/** Whether a scan made at `at` falls in the edition's check-in window, bounds included. */
+export function isCheckInOpen(edition: { starts_at: Date; ends_at: Date }, at: Date): boolean {
+  const time = at.getTime();
+  return (
+    time >= edition.starts_at.getTime() - CHECK_IN_MARGIN_MS &&
+    time <= edition.ends_at.getTime() + CHECK_IN_MARGIN_MS
+  );
+}
+
 /** Why a badge may not enter a program, or null when it may. Staff badges enter everything. */
 function refusalAt(program: ProgramRow | undefined, view: EmissionView): CheckInAnswer['reason'] {
   if (program === undefined || view.origin === 'staff') return null;
@@ -110,7 +127,7 @@ export async function checkIn(
   const badge = emissionId === null ? Promise.resolve(undefined) : findEmission(db, emissionId);
   // Awaited below; this only keeps a failure from being unhandled when an earlier step throws first.
   badge.catch(() => {});
-  await requireEditionRole(db, editionId, actor, 'staff');
+  const { edition } = await requireEditionRole(db, editionId, actor, 'staff');
   const programId = body.program_id ?? null;
   const program = programId === null ? undefined : await findProgram(db, programId);
   if (programId !== null && program?.edition_id !== editionId) {
@@ -136,6 +153,7 @@ export async function checkIn(
   if (view.edition_id !== editionId)
     refuse('wrong_edition', answer('wrong_edition', undefined, { programId }));
   if (view.status === 'revoked') refuse('revoked', answer('revoked', view, { programId }));
+  if (!isCheckInOpen(edition, scannedAt)) refuse('not_open', answer('not_open', view, { programId }));
   const reason = refusalAt(program, view);
   if (reason !== null) refuse('not_allowed', answer('not_allowed', view, { programId, reason }));
 

@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
+import type { Edition } from '../editions/editions.schemas.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { attendanceFixtures } from './check-ins.fixtures.ts';
 import type { CheckInAnswer } from './check-ins.schemas.ts';
 
-const DAY = 24 * 3600 * 1000;
+const HOUR = 3600 * 1000;
+const DAY = 24 * HOUR;
 
 describe('check-ins', () => {
   const team = useTeam();
@@ -191,7 +193,8 @@ describe('check-ins', () => {
   });
 
   it('takes offline scans up to 7 days old, keeping the earliest as the first check-in', async () => {
-    const { edition, general } = await f.setupAttendance();
+    // An edition under way for six days already, so both scans fall inside its check-in window.
+    const { edition, general } = await f.setupAttendance({ startsIn: -6 * 24, lasts: 7 * 24 });
     const ana = await f.attendee(edition.id, general.id);
     const code = await f.badgeUrlOf(edition.id, ana.id);
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
@@ -212,6 +215,70 @@ describe('check-ins', () => {
       rows.map((row) => row.checked_in_at),
       [sixDaysAgo],
     );
+  });
+
+  it('admits scans from 24 hours before the edition starts to 24 hours after it ends; outside, not_open records nothing', async () => {
+    // Two days ahead: too early at the door, and the refusal names the holder, as `revoked` does.
+    const ahead = await f.setupAttendance({ startsIn: 48 });
+    const ana = await f.attendee(ahead.edition.id, ahead.general.id, 'Ana Souza');
+    const tooEarly = refused(
+      await f.scan(ahead.edition.id, { code: await f.badgeUrlOf(ahead.edition.id, ana.id) }),
+      'not_open',
+    );
+    assert.equal(tooEarly.holder_name, 'Ana Souza');
+    assert.equal(tooEarly.emission?.user_id, ana.id);
+    assert.deepEqual(
+      [tooEarly.reason, tooEarly.first_checked_in_at, tooEarly.check_in_id],
+      [null, null, null],
+    );
+    const none = await t.get<unknown[]>(`/editions/${ahead.edition.id}/check-ins`, { token: staff.token });
+    assert.equal(expectOk(none).length, 0);
+
+    // Less than a day ahead: the doors are open.
+    const soon = await f.setupAttendance({ startsIn: 23 });
+    const bo = await f.attendee(soon.edition.id, soon.general.id);
+    const early = await f.scan(soon.edition.id, { code: await f.badgeUrlOf(soon.edition.id, bo.id) });
+    assert.equal(expectOk(early).result, 'ok');
+
+    // By `scanned_at`, bounds included: an edition of the past few days (its attendees registered
+    // while it ran), its scans uploaded later by an offline scanner.
+    const past = await f.setupAttendance();
+    const [first, last] = [
+      await f.attendee(past.edition.id, past.general.id),
+      await f.attendee(past.edition.id, past.general.id),
+    ];
+    const at = (ms: number) => new Date(ms).toISOString();
+    const moved = expectOk(
+      await t.patch<Edition>(`/events/${past.event.id}/editions/${past.edition.id}`, {
+        token: owner.token,
+        body: { starts_at: at(Date.now() - 72 * HOUR), ends_at: at(Date.now() - 49 * HOUR) },
+      }),
+    );
+    const opensAt = Date.parse(moved.starts_at) - DAY;
+    const closesAt = Date.parse(moved.ends_at) + DAY;
+    const scanAt = async (person: { id: string }, scannedAt: number, programId?: string) =>
+      f.scan(past.edition.id, {
+        code: await f.badgeUrlOf(past.edition.id, person.id),
+        scanned_at: at(scannedAt),
+        ...(programId === undefined ? {} : { program_id: programId }),
+      });
+    refused(await scanAt(first, opensAt - 1), 'not_open');
+    refused(await scanAt(last, closesAt + 1), 'not_open');
+    assert.equal(expectOk(await scanAt(first, opensAt)).result, 'ok');
+    assert.equal(expectOk(await scanAt(last, closesAt)).result, 'ok');
+    // Now is after the window: a scan without `scanned_at` is refused, at a program as well.
+    const workshop = await f.createProgram(past.edition.id);
+    refused(
+      await f.scan(past.edition.id, { code: await f.badgeUrlOf(past.edition.id, first.id) }),
+      'not_open',
+    );
+    refused(await scanAt(first, Date.now(), workshop.id), 'not_open');
+    const rows = expectOk(
+      await t.get<Array<{ checked_in_at: string }>>(`/editions/${past.edition.id}/check-ins`, {
+        token: staff.token,
+      }),
+    );
+    assert.deepEqual(rows.map((row) => row.checked_in_at).sort(), [at(opensAt), at(closesAt)]);
   });
 
   it('counts a re-uploaded scan once by its nonce, and refuses a nonce reused for another badge', async () => {

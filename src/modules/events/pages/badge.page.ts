@@ -1,7 +1,7 @@
 /**
  * `GET /b/{code}` (contract 10): what anyone scanning a badge sees. The holder's name (their
- * token's name claim; without one, their e-mail with the local part masked, since the page is
- * open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
+ * token's name claim; without one, their e-mail masked as every public artefact shows it, see
+ * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
  * valid: active and its edition not yet ended. Below it, staff check the holder in (the page's
  * script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
  * `sessionStorage`). An unknown or forged code is a 404 page. A client
@@ -14,15 +14,10 @@ import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { BadgeCodes } from '../badges/badge-codes.ts';
 import { findEditionNames, findEmission } from '../badges/badge-emissions.repository.ts';
+import { publicHolderName } from '../holder-name.ts';
 import { formatSpan, MESSAGES, type Messages } from './messages.ts';
 
 export const BADGE_SCRIPT = scriptAsset('/assets/badge.js', new URL('./scripts/badge.js', import.meta.url));
-
-/** `ana.souza@example.com` → `a••••@example.com`. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at <= 0 ? '••••' : `${email[0]}••••${email.slice(at)}`;
-}
 
 /** What a badge page shows, or undefined for a code that is not a badge of this service. */
 export async function badgeView(db: Database, codes: BadgeCodes, code: string, now = new Date()) {
@@ -33,7 +28,7 @@ export async function badgeView(db: Database, codes: BadgeCodes, code: string, n
   const ended = names.ends_at.getTime() <= now.getTime();
   return {
     edition_id: view.edition_id,
-    holder_name: view.holder_name ?? maskEmail(view.holder_email),
+    holder_name: publicHolderName(view.holder_name, view.holder_email),
     origin: view.origin,
     ticket_name: view.origin === 'participant' ? view.ticket_name : null,
     event_name: names.event_name,

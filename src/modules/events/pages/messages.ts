@@ -36,6 +36,8 @@ const en = {
     revoked: 'Not checked in: this badge is revoked.',
     wrongEdition: 'Not checked in: this badge is for another edition.',
     notAllowed: 'Not checked in: this badge does not give access here.',
+    notOpen:
+      'Not checked in: check-in is open from 24 hours before the edition starts until 24 hours after it ends.',
     unknown: 'Not checked in: the badge was not recognised.',
     badToken: 'The token was not accepted. Paste a current one.',
     notStaff: 'This token is not of a staff member of this edition.',
@@ -92,6 +94,8 @@ const ptBR: Messages = {
     revoked: 'Check-in não feito: este crachá foi revogado.',
     wrongEdition: 'Check-in não feito: este crachá é de outra edição.',
     notAllowed: 'Check-in não feito: este crachá não dá acesso aqui.',
+    notOpen:
+      'Check-in não feito: o check-in abre 24 horas antes do início da edição e fecha 24 horas depois do fim.',
     unknown: 'Check-in não feito: o crachá não foi reconhecido.',
     badToken: 'O token não foi aceito. Cole um token válido.',
     notStaff: 'Este token não é de alguém da equipe desta edição.',
@@ -148,6 +152,8 @@ const es: Messages = {
     revoked: 'Entrada no registrada: esta credencial está revocada.',
     wrongEdition: 'Entrada no registrada: esta credencial es de otra edición.',
     notAllowed: 'Entrada no registrada: esta credencial no da acceso aquí.',
+    notOpen:
+      'Entrada no registrada: el registro abre 24 horas antes del inicio de la edición y cierra 24 horas después del final.',
     unknown: 'Entrada no registrada: no se reconoció la credencial.',
     badToken: 'El token no fue aceptado. Pegue uno vigente.',
     notStaff: 'Este token no es de alguien del equipo de esta edición.',

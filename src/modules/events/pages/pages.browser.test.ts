@@ -325,6 +325,39 @@ describe('the pages in a browser', () => {
     );
   });
 
+  it('tells staff in their language that check-in is not open before the edition', async (context) => {
+    // Two days ahead: check-in opens a day before the start.
+    const { edition, general } = await f.setupAttendance({ startsIn: 48 });
+    const ana = await f.attendee(edition.id, general.id, 'Ana Souza');
+    const link = await f.badgeUrlOf(edition.id, ana.id);
+    const expected: Record<string, { button: string; text: string }> = {
+      'en-US': { button: 'Check in', text: 'check-in is open from 24 hours before the edition starts' },
+      'pt-BR': { button: 'Fazer check-in', text: 'o check-in abre 24 horas antes do início da edição' },
+      es: { button: 'Registrar entrada', text: 'el registro abre 24 horas antes del inicio de la edición' },
+    };
+    for (const [locale, { button, text }] of Object.entries(expected)) {
+      const opened = await open(context, link, locale);
+      if (opened === undefined) return;
+      const { page } = opened;
+      await page.locator('summary').click();
+      await page.locator('#staff-token').fill(bench().staff.token);
+      await page.locator('#staff-token').press('Enter');
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page.getByRole('status').filter({ hasText: text }).waitFor();
+      assert.equal(await page.locator('#staff-result').getAttribute('class'), 'status status-bad', locale);
+      await expectAccessible(page);
+      assert.deepEqual(
+        opened.problems.filter((problem) => !problem.includes('check-ins')),
+        [],
+        locale,
+      );
+    }
+    const checkIns = expectOk(
+      await bench().t.get<unknown[]>(`/editions/${edition.id}/check-ins`, { token: bench().owner.token }),
+    );
+    assert.equal(checkIns.length, 0, 'nothing recorded');
+  });
+
   it('the verification page for a valid and for a revoked certificate', async (context) => {
     const { edition, ana } = await attendedEdition();
     const certificate = await certificateOf(edition.id, ana);

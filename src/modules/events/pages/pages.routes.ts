@@ -42,7 +42,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, 
           'is valid (active, and its edition not ended). An unknown or forged code is a 404 page. A client whose ' +
           '`Accept` does not rank `text/html` above `application/json` (an API client, curl) gets the same data in ' +
           'the envelope, documented here, and a 404 envelope for an unknown code. Without a name in their token, ' +
-          "the holder's e-mail is shown masked (`a••••@example.com`).",
+          "the holder's e-mail is shown masked (`a•••@e•••.com`), as on every public page and document.",
         params: Type.Object(
           {
             code: Type.String({ minLength: 1, maxLength: 128, description: 'the badge code of its QR URL' }),

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import { useTeam } from '../events.fixtures.ts';
-import { maskEmail } from './badge.page.ts';
+import { maskEmail } from '../holder-name.ts';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -202,6 +202,55 @@ describe('people-facing pages', () => {
     assert.ok(!page.body.includes(ana.email), 'no e-mails');
     const json = expectOk(await t.get<{ attendant: { current: unknown[] } }>(`/users/${ana.id}/badges`));
     assert.equal(json.attendant.current.length, 1);
+  });
+
+  it("shows no holder's e-mail on any public page or answer: the address is masked where a name is missing", async () => {
+    // No `name` claim: everything that names Bo falls back to the e-mail, masked in public.
+    const { holder: bo, certificate, ...base } = await f.certifiedAttendee();
+    // Stored as issued (the e-mail as its holder name); the holder and organisers still see it.
+    assert.equal(certificate.holder_name, bo.email);
+    const masked = maskEmail(bo.email);
+    assert.match(masked, /^a•••@e•••\.com$/);
+
+    const badgePath = pathOf(await f.badgeUrlOf(base.edition.id, bo.id));
+    const verifyPath = `/verify/${certificate.verification_code}`;
+    const badge = expectOk(await t.get<{ holder_name: string }>(badgePath));
+    assert.equal(badge.holder_name, masked);
+    const verdict = expectOk(await t.get<{ holder_name: string }>(verifyPath));
+    assert.equal(verdict.holder_name, masked);
+
+    const localPart = bo.email.slice(0, bo.email.indexOf('@'));
+    const domain = bo.email.slice(bo.email.indexOf('@') + 1);
+    const publicReads = [
+      badgePath,
+      verifyPath,
+      `/users/${bo.id}/badges`,
+      `/editions/${base.edition.id}`,
+      `/events/${base.event.id}`,
+      `/events/${base.event.id}/editions`,
+      `/editions/${base.edition.id}/signatures`,
+      `/editions/${base.edition.id}/ticket-types`,
+      `/editions/${base.edition.id}/programs`,
+      `/editions/${base.edition.id}/certifications/templates`,
+    ];
+    for (const path of publicReads) {
+      for (const language of ['en', 'pt-BR', 'es']) {
+        const html = await open(path, language);
+        const json = await t.get(path);
+        for (const [kind, status, body] of [
+          ['HTML', html.statusCode, html.body],
+          ['JSON', json.status, json.text],
+        ] as const) {
+          assert.equal(status, 200, `${kind} ${path}`);
+          for (const secret of [bo.email, localPart, domain]) {
+            assert.ok(!body.toLowerCase().includes(secret.toLowerCase()), `${kind} ${path} shows ${secret}`);
+          }
+        }
+      }
+    }
+    for (const path of [badgePath, verifyPath]) {
+      assert.ok((await open(path)).body.includes(`<h1>${masked}</h1>`), path);
+    }
   });
 
   it('answers an unknown checkout with a 404 page, and a 404 envelope to API clients', async () => {

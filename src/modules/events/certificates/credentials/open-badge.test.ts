@@ -199,6 +199,16 @@ describe('signOpenBadgeCredential', () => {
     ]);
   });
 
+  it('names a holder who gave no name by the e-mail hash alone', async () => {
+    const unnamed = await signOpenBadgeCredential(key, { ...input, holderName: null });
+    const badge = (await verify(unnamed, key)).payload as unknown as VerifiedBadge;
+    assert.deepEqual(
+      badge.credentialSubject.identifier.map((identity) => [identity.identityType, identity.hashed]),
+      [['emailAddress', true]],
+    );
+    assert.doesNotMatch(Buffer.from(unnamed.split('.')[1]!, 'base64url').toString(), /ada@|example\.org/i);
+  });
+
   it('points its credentialStatus at its bit of the revocation list', async () => {
     const badge = (await verify(jwt, key)).payload as unknown as VerifiedBadge;
     assert.deepEqual(badge.credentialStatus, {

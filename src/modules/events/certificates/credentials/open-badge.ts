@@ -38,7 +38,8 @@ export interface OpenBadgeInput {
   verifyUrl: string;
   issuerName: string;
   issuerUrl: string;
-  holderName: string;
+  /** The name the holder gave, or null: the credential then names them by the e-mail's hash alone. */
+  holderName: string | null;
   holderEmail: string;
   /** The certificate template. */
   achievement: {
@@ -88,7 +89,11 @@ export function buildOpenBadgeCredential(key: IssuerKey, input: OpenBadgeInput):
       type: ['AchievementSubject'],
       // [OB] AchievementSubject: "Either `id` or at least one `identifier` MUST be supplied". A holder
       // has no DID here, so no `id` (and no JWT `sub`); the identifiers below name them instead.
-      identifier: [emailIdentity(input.holderEmail, input.certificateId), nameIdentity(input.holderName)],
+      // The e-mail only ever travels hashed: without a name of theirs, the hash is all there is.
+      identifier: [
+        emailIdentity(input.holderEmail, input.certificateId),
+        ...(input.holderName === null ? [] : [nameIdentity(input.holderName)]),
+      ],
       ...(input.activityStartDate && { activityStartDate: xsdDateTime(input.activityStartDate) }),
       ...(input.activityEndDate && { activityEndDate: xsdDateTime(input.activityEndDate) }),
       achievement: {

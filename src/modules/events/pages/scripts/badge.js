@@ -63,6 +63,7 @@
     revoked: 'msgRevoked',
     wrong_edition: 'msgWrongEdition',
     not_allowed: 'msgNotAllowed',
+    not_open: 'msgNotOpen',
     unknown: 'msgUnknown',
   };
 
