@@ -33,10 +33,11 @@
  */
 import PDFDocument from 'pdfkit';
 import { isLight, mixHex } from '../../../kernel/pdf/colors.ts';
-import { collectPdf } from '../../../kernel/pdf/document.ts';
+import { collectPdf, EMBEDDED_FONTS_ONLY } from '../../../kernel/pdf/document.ts';
 import { drawFitted, type FitOptions, measureFitted } from '../../../kernel/pdf/fit.ts';
 import { booleanHint, colorHint, hintRecord, textHint } from '../../../kernel/pdf/hints.ts';
 import { drawQr, qrMatrix } from '../../../kernel/pdf/qr.ts';
+import { isolate } from '../../../kernel/pdf/text.ts';
 import { formatDate, formatDateRange } from './certificate.dates.ts';
 import { drawSignatures } from './certificate.signatures.ts';
 import { type CertificatePalette, PAGE_HEIGHT, PAGE_WIDTH, plainText } from './certificate.style.ts';
@@ -85,6 +86,7 @@ interface Design {
 export async function renderCertificatePdf(data: CertificatePdfData): Promise<Buffer> {
   const design = readDesign(data.template?.design_data, data.template?.kind);
   const doc = new PDFDocument({
+    ...EMBEDDED_FONTS_ONLY,
     size: [PAGE_WIDTH, PAGE_HEIGHT],
     margin: 0,
     info: {
@@ -171,7 +173,7 @@ function drawHeading(doc: PDFKit.PDFDocument, design: Design): number {
   const { palette } = design;
   let y = 62;
   y += drawFitted(doc, design.title, {
-    font: 'Times-Bold',
+    font: 'serif-bold',
     sizes: [36, 34, 32, 30, 28, 26, 24, 22],
     maxLines: 1,
     fallback: { size: 19, maxLines: 2 },
@@ -184,7 +186,7 @@ function drawHeading(doc: PDFKit.PDFDocument, design: Design): number {
   if (design.subtitle !== null) {
     y += 4;
     y += drawFitted(doc, design.subtitle, {
-      font: 'Times-Italic',
+      font: 'serif-italic',
       sizes: [15, 14, 13, 12],
       maxLines: 1,
       fallback: { size: 11, maxLines: 2 },
@@ -233,14 +235,14 @@ function drawMiddle(
     {
       kind: 'text',
       text: 'This certifies that',
-      options: { font: 'Times-Italic', sizes: [16], maxLines: 1, boxHeight: 19, color: palette.muted },
+      options: { font: 'serif-italic', sizes: [16], maxLines: 1, boxHeight: 19, color: palette.muted },
       gapAfter: 8,
     },
     {
       kind: 'text',
       text: holder,
       options: {
-        font: 'Times-Bold',
+        font: 'serif-bold',
         sizes: [44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24],
         maxLines: 1,
         fallback: { size: 21, maxLines: 2 },
@@ -251,7 +253,7 @@ function drawMiddle(
     },
     { kind: 'rule', width: 360, gapAfter: 16 },
   ];
-  const body = { font: 'Helvetica', color: palette.text } as const;
+  const body = { font: 'sans', color: palette.text } as const;
   const sentence = {
     ...body,
     sizes: [14, 13, 12, 11, 10],
@@ -266,7 +268,7 @@ function drawMiddle(
     items.push({
       kind: 'text',
       text: detailsLine(data),
-      options: { font: 'Helvetica', sizes: [11, 10, 9], maxLines: 2, boxHeight: 26, color: palette.muted },
+      options: { font: 'sans', sizes: [11, 10, 9], maxLines: 2, boxHeight: 26, color: palette.muted },
       gapAfter: 10,
     });
   }
@@ -276,7 +278,7 @@ function drawMiddle(
       kind: 'text',
       text: description,
       options: {
-        font: 'Helvetica-Oblique',
+        font: 'sans-italic',
         sizes: [11, 10.5, 10, 9.5, 9],
         maxLines: 3,
         fallback: { size: 8, maxLines: 4 },
@@ -316,21 +318,21 @@ function drawMiddle(
 function editionPhrase(data: CertificatePdfData): string {
   const edition = plainText(data.edition?.name, 200);
   const event = plainText(data.event?.name, 200);
-  if (edition === '') return event;
-  if (event === '' || edition.toLowerCase().includes(event.toLowerCase())) return edition;
-  return `${edition} of ${event}`;
+  if (edition === '') return isolate(event);
+  if (event === '' || edition.toLowerCase().includes(event.toLowerCase())) return isolate(edition);
+  return `${isolate(edition)} of ${isolate(event)}`;
 }
 
 /** ", 12–14 March 2026, Lisbon" (each part only when known). */
 function whenAndWhere(data: CertificatePdfData): string[] {
   const dates = formatDateRange(data.edition?.starts_at, data.edition?.ends_at);
-  const location = plainText(data.edition?.location_name, 200);
+  const location = isolate(plainText(data.edition?.location_name, 200));
   return [dates, location].filter((part) => part !== '');
 }
 
 function attendanceSentence(data: CertificatePdfData): string {
   const programs = (Array.isArray(data.programs) ? data.programs : [])
-    .map((name) => plainText(name, 120))
+    .map((name) => isolate(plainText(name, 120)))
     .filter((name) => name !== '');
   const place = editionPhrase(data);
   let sentence: string;
@@ -376,7 +378,7 @@ function drawVerification(
   if (url !== '') {
     y += drawFitted(doc, `Verify at ${url}`, {
       ...small,
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [8, 7.5, 7, 6.5],
       maxLines: 1,
       fallback: { size: 6.5, maxLines: 2 },
@@ -387,7 +389,7 @@ function drawVerification(
   if (code !== '') {
     drawFitted(doc, `Verification code ${code}`, {
       ...small,
-      font: 'Helvetica-Bold',
+      font: 'sans-bold',
       sizes: [8, 7.5, 7, 6.5],
       maxLines: 1,
       y: y + 1,
@@ -397,7 +399,7 @@ function drawVerification(
   const issued = formatDate(data.issued_at);
   if (issued !== '') {
     drawFitted(doc, `Issued on ${issued}`, {
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [8.5],
       maxLines: 1,
       x: CONTENT_X - 16,

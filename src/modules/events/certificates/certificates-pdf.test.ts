@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
-import { readPdf, signaturePng } from '../../../../test/pdf.ts';
+import { readPdf, signaturePng, WORLD_NAMES } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
 
@@ -19,14 +19,16 @@ describe('certificate PDF', () => {
   const { t, owner, outsider } = team;
   const f = certificateFixtures(() => team);
 
+  let signatories = 0;
   async function sign(editionId: string, name: string, title: string, imageUrl: string) {
+    signatories += 1;
     const request = expectOk(
       await t.post<{ token: string }>(`/editions/${editionId}/signature-requests`, {
         token: owner.token,
         body: {
           signatory_name: name,
           signatory_title: title,
-          signatory_email: `${name.split(' ')[0]}@example.com`,
+          signatory_email: `signatory-${signatories}@example.com`,
         },
       }),
       201,
@@ -105,5 +107,37 @@ describe('certificate PDF', () => {
       'NOT_FOUND',
     );
     expectError(await t.get(`/certificates/${certificate.id}/pdf`), 401, 'UNAUTHORIZED');
+  });
+
+  it('prints holder and signatory names in any script, read back exactly by pdf.js', async () => {
+    const base = await f.setupAttendance();
+    const holders = [
+      WORLD_NAMES.polishAndJapanese,
+      WORLD_NAMES.arabic,
+      WORLD_NAMES.korean,
+      WORLD_NAMES.greek,
+    ];
+    const people = [];
+    for (const name of holders) people.push(await f.attendee(base.edition.id, base.general.id, name));
+    await f.createTemplate(base.edition.id, 'edition_attendance', { name: 'Attendance' });
+    await sign(base.edition.id, WORLD_NAMES.cyrillic, WORLD_NAMES.hebrew, 'https://signatures.example/y.png');
+    for (const person of people) await f.checkIn(base.edition.id, person);
+    await f.issueAndWait(base.edition.id);
+    const certificates = await f.certificatesOf(base.edition.id);
+    for (const [index, person] of people.entries()) {
+      const certificate = certificates.find((one) => one.user_id === person.id);
+      assert.ok(certificate !== undefined, `${holders[index]} has a certificate`);
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/certificates/${certificate.id}/pdf`,
+        headers: { authorization: `Bearer ${person.token}` },
+      });
+      assert.equal(response.statusCode, 200);
+      const lines = (await readPdf(response.rawPayload)).lines[0]!;
+      assert.ok(lines.includes(holders[index]!), `${holders[index]}: ${JSON.stringify(lines)}`);
+      // The signatory's name in the script font's place (a fallback covers Cyrillic) and in print.
+      assert.equal(lines.filter((line) => line === WORLD_NAMES.cyrillic).length, 2, JSON.stringify(lines));
+      assert.ok(lines.includes(WORLD_NAMES.hebrew), JSON.stringify(lines));
+    }
   });
 });
