@@ -5,12 +5,13 @@
  *
  * The text is any script, in runs of several fonts and directions (runs.ts), so the lines are
  * made here rather than by pdfkit (whose wrapping knows one font): a line may break after a
- * space, and between two Chinese, Japanese or Korean characters (which need none) unless that
- * would start a line with closing punctuation or end one with an opening bracket; a word longer
- * than the line breaks between its characters. Widths come from the fonts at one size and scale.
+ * space, after a hyphen within a word, and between two Chinese, Japanese or Korean characters
+ * (which need no space) unless that would start a line with closing punctuation or end one with
+ * an opening bracket; a word longer than the line breaks between its characters. Widths come
+ * from the fonts at size 1 and scale.
  */
-import { type TextStyle, useFont } from './fonts.ts';
-import { LAYOUT, lineRuns, runWidth, type ShapedText, shapeText } from './runs.ts';
+import { LAYOUT_FEATURES, type TextStyle, useFont } from './fonts.ts';
+import { lineRuns, runWidth, type ShapedText, shapeText } from './runs.ts';
 
 /** A line's height, over its font size (plus LINE_GAP points). */
 export const LINE_HEIGHT_EM = 1.15;
@@ -72,6 +73,8 @@ const WIDE =
 const NO_BREAK_BEFORE =
   /[\p{Pe}\p{Pf}\p{M}、。，．・：；！？ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ…‥々]/u;
 const NO_BREAK_AFTER = /[\p{Ps}\p{Pi}]/u;
+const HYPHEN = /^[-\u2010]$/u;
+const LETTER = /\p{L}/u;
 
 /** The width of the characters [start, end) at size 1: their font runs measured one by one. */
 function widthAt1(doc: PDFKit.PDFDocument, shaped: ShapedText, start: number, end: number): number {
@@ -101,6 +104,7 @@ function tokensOf(doc: PDFKit.PDFDocument, shaped: ShapedText): Token[] {
     if (
       index === 0 ||
       (previousSpace && !space) ||
+      (HYPHEN.test(previous) && LETTER.test(char)) ||
       (!space &&
         !previousSpace &&
         (WIDE.test(previous) || WIDE.test(char)) &&
@@ -268,7 +272,7 @@ export function drawFitted(doc: PDFKit.PDFDocument, text: string, options: FitOp
         lineBreak: false,
         baseline: 'alphabetic',
         ...(spacing === 0 ? {} : { characterSpacing: spacing }),
-        ...LAYOUT,
+        features: LAYOUT_FEATURES,
       });
     }
   }

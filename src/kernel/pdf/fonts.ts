@@ -158,22 +158,36 @@ class ParsedFontToken {
 fontkit.registerFormat(ParsedFontToken);
 
 /**
- * Laid-out runs by font, features and text, for every document of the process. fontkit lays a
- * text out anew on each call (about 0.5 ms for a short one with kerning), and pdfkit calls it
- * twice for each run it draws and once more for each width asked; the same texts come back in
- * every certificate of an edition and on every badge. Bounded.
+ * The OpenType features every run is laid out with (pdfkit's `features` option). Two reasons:
+ * - Without `ccmp`. The Noto fonts build some letters from parts (Noto Sans Arabic: a dotless base
+ *   and its dots, so reh and zain, seen and sheen share a base; Noto Sans: "ị" as "i" and a dot).
+ *   A PDF maps each glyph back to one text, so readers (copy and paste, search, pdf.js) would get
+ *   wrong letters or stray marks. The fonts have every letter, and Arabic's joined forms, whole
+ *   (the text is NFC): without `ccmp` each glyph is one letter, drawn the same.
+ * - Any `features` makes pdfkit lay the run out whole; without, it lays out word by word, and
+ *   fontkit would reverse each word of a right-to-left run but not their order.
+ * fontkit takes an object of feature -> on/off, which pdfkit passes through; pdfkit's types only
+ * know the list form.
+ */
+export const LAYOUT_FEATURES = { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+
+/**
+ * Laid-out runs by font and text, for every document of the process. fontkit lays a text out anew
+ * on each call (about 0.5 ms for a short one with kerning), and pdfkit calls it twice for each run
+ * it draws; the same texts come back in every certificate of an edition and on every badge.
+ * Bounded.
  */
 const layouts = new LRUCache<string, GlyphRun>({ max: 20_000 });
 
 /**
- * `font.layout` answering from `layouts`: a copy each time, since pdfkit scales the positions of
- * the run it is given in place.
+ * `font.layout` answering from `layouts` for runs laid out with LAYOUT_FEATURES: a copy each time,
+ * since pdfkit scales the positions of the run it is given in place.
  */
 function memoizeLayout(font: ParsedFont, name: string): void {
   const layout = font.layout.bind(font);
   font.layout = (text, features, ...rest) => {
-    if (rest.length > 0 || typeof text !== 'string') return layout(text, features, ...rest);
-    const key = `${name}\u0000${JSON.stringify(features ?? null)}\u0000${text}`;
+    if (features !== LAYOUT_FEATURES || rest.length > 0) return layout(text, features, ...rest);
+    const key = `${name}\u0000${text}`;
     let run = layouts.get(key);
     if (run === undefined) {
       run = layout(text, features);

@@ -14,11 +14,13 @@
  * that sort it by place (pdftotext) read the line as a person does.
  */
 import bidiModule from 'bidi-js';
+import { LRUCache } from 'lru-cache';
 import {
   type FontFile,
   fontFor,
   type HanOrder,
   hanOrder,
+  LAYOUT_FEATURES,
   primaryFont,
   type TextStyle,
   useFont,
@@ -110,6 +112,13 @@ function reversed(text: string, mirror: boolean): string {
   return clusters.reverse().join('');
 }
 
+/**
+ * Widths at size 1 by font and text, for every document of the process: the same texts are
+ * measured again and again (each word of a text at each size tried, the labels of every badge).
+ * Bounded.
+ */
+const widths = new LRUCache<string, number>({ max: 50_000 });
+
 /** The width pdfkit gives `text` in `font` at `size`, with `spacing` after every character. */
 export function runWidth(
   doc: PDFKit.PDFDocument,
@@ -118,24 +127,16 @@ export function runWidth(
   size: number,
   spacing: number,
 ): number {
-  useFont(doc, font);
-  doc.fontSize(size);
-  return doc.widthOfString(text, LAYOUT) + spacing * [...text].length;
+  const key = `${font.name}\u0000${text}`;
+  let width = widths.get(key);
+  if (width === undefined) {
+    useFont(doc, font);
+    doc.fontSize(1);
+    width = doc.widthOfString(text, { features: LAYOUT_FEATURES });
+    widths.set(key, width);
+  }
+  return width * size + spacing * [...text].length;
 }
-
-/**
- * How pdfkit lays every run out. Two reasons, one option:
- * - Without `ccmp`. The Noto fonts build some letters from parts (Noto Sans Arabic: a dotless base
- *   and its dots, so reh and zain, seen and sheen share a base; Noto Sans: "ị" as "i" and a dot).
- *   A PDF maps each glyph back to one text, so readers (copy and paste, search, pdf.js) would get
- *   wrong letters or stray marks. The fonts have every letter, and Arabic's joined forms, whole
- *   (the text is NFC): without `ccmp` each glyph is one letter, drawn the same.
- * - Any `features` makes pdfkit lay the run out whole; without, it lays out word by word, and
- *   fontkit would reverse each word of a right-to-left run but not their order.
- * fontkit takes an object of feature -> on/off, which pdfkit passes through; pdfkit's types only
- * know the list form.
- */
-export const LAYOUT = { features: { ccmp: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[] };
 
 /**
  * The runs of one line (the characters [start, end) of the text, then "…" when `ellipsis`), with
