@@ -110,9 +110,17 @@ const samples: Record<string, CertificatePdfData> = {
     event: { name: 'مؤتمر الربيع 2026' },
     programs: ['日本語セッション', 'Łódź'],
     signatures: [
-      { signatory_name: 'Łukasz Żółć (田中)', signatory_title: 'יעל כהן', image_url: 'https://x.example/a.png' },
+      {
+        signatory_name: 'Łukasz Żółć (田中)',
+        signatory_title: 'יעל כהן',
+        image_url: 'https://x.example/a.png',
+      },
       { signatory_name: 'Юлия Щербакова', signatory_title: '张晓明', image_url: squiggle() },
-      { signatory_name: 'Nguyễn Thị Minh Khai', signatory_title: '山田 さくら', image_url: 'https://x.example/b.png' },
+      {
+        signatory_name: 'Nguyễn Thị Minh Khai',
+        signatory_title: '山田 さくら',
+        image_url: 'https://x.example/b.png',
+      },
     ],
   },
   hostile: {

@@ -24,12 +24,14 @@
  *   and the default accent gold). Muted text and rules are the text colour mixed towards the
  *   background. The QR code always sits on a white square so it scans on any background.
  *
- * Text uses the standard Times and Helvetica fonts, reduced to WinAnsi like the badges
- * (kernel/pdf/winansi.ts: "José Ñúñez" as is, "Łukasz" as "Lukasz", other scripts as `?`). Every
- * text has a box: it shrinks, then wraps, then is cut with an ellipsis; nothing overflows. Inputs
- * are cut to a few hundred characters before measuring, so a huge string costs no more than a
- * long one. The renderer does no I/O but reading the bundled script font (kernel/pdf/script-font.ts);
- * it never fetches a URL.
+ * Text is in any script: Noto Serif for the title and the holder, Noto Sans for the rest, and for
+ * what they lack the Arabic, Hebrew and CJK fonts, per character (kernel/pdf/fonts.ts), right to
+ * left where it reads so (kernel/pdf/runs.ts). Names inside the sentence are isolated, so an Arabic
+ * event name does not carry the dates after it into its direction. Every text has a box: it
+ * shrinks, then wraps, then is cut with an ellipsis; nothing overflows. Inputs are cut to a few
+ * hundred characters before measuring, so a huge string costs no more than a long one. The
+ * renderer does no I/O but reading the fonts from their packages (once per process); it never
+ * fetches a URL.
  */
 import PDFDocument from 'pdfkit';
 import { isLight, mixHex } from '../../../kernel/pdf/colors.ts';
