@@ -25,6 +25,7 @@ import { requestIdOptions } from './kernel/http/request-id.ts';
 import { registerResponseHeaders } from './kernel/http/security-headers.ts';
 import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
+import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limits.ts';
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ...wireErrorOptions(exposeDebug),
+    ...wireTimeouts(config.headersTimeoutMs),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // First, so that every request that will see onResponse was counted.
@@ -97,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMetrics(app);
 
   registerResponseHeaders(app);
+  // After the response headers, so that its 400 carries them like every other answer.
+  registerHttpVersionGuard(app);
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,
@@ -130,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const clock = deps.clock ?? systemClock;
   registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
-  registerIdempotency(app, deps.database.db);
+  registerIdempotency(app, deps.database.db, config.secretsKey);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
   // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service

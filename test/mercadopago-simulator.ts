@@ -79,6 +79,8 @@ export interface MercadoPagoSimulator {
   url: string;
   /** Access tokens issued so far (what the service must store only encrypted). */
   readonly issuedTokens: string[];
+  /** Refresh tokens issued so far (encrypted at rest as well). */
+  readonly issuedRefreshTokens: string[];
   /** Token exchanges attempted (successful or not). */
   readonly exchanges: number;
   /** Payment lookups received (successful or not). */
@@ -170,6 +172,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
   const preferences = new Map<string, SimulatedPreference>();
   const preferenceByKey = new Map<string, string>();
   const issuedTokens: string[] = [];
+  const issuedRefreshTokens: string[] = [];
   const calls: Record<SimulatedEndpoint, number> = {
     token: 0,
     payment: 0,
@@ -206,6 +209,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
     tokens.set(accessToken, userId);
     refreshTokens.set(refreshToken, userId);
     issuedTokens.push(accessToken);
+    issuedRefreshTokens.push(refreshToken);
     return {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -533,6 +537,9 @@ ${button('approved', 'Approve the payment')} ${button('rejected', 'Reject it')} 
     url: baseUrl,
     get issuedTokens() {
       return issuedTokens;
+    },
+    get issuedRefreshTokens() {
+      return issuedRefreshTokens;
     },
     get exchanges() {
       return exchanges;

@@ -3,7 +3,8 @@
  * the document and extracts each page's text, and renders a page onto a canvas (@napi-rs/canvas,
  * pdf.js's own choice in Node) whose pixels jsqr decodes, so a test proves the QR code scans,
  * not just that some squares were drawn. `pdfToText` asks poppler's pdftotext too, where it is
- * installed (Debian's poppler-utils): a second reader, which places text by where it sits.
+ * installed (Debian's poppler-utils): a second reader, which places text by where it sits. It also
+ * makes the signature images tests and benches draw (a pad's stroke, a hostile large one).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import jsQRModule from 'jsqr';
 import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PNG } from 'pngjs';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -214,3 +216,21 @@ export const WORLD_NAMES = {
   korean: '김민준',
   mixedLatinChinese: 'Chen 陈伟 Wei',
 } as const;
+
+/**
+ * A signature as an attacker plants it: `size` x `size` RGBA whose alpha is noise (64..127, which
+ * deflate cannot shrink much): a 614 x 614 one is about 490 KiB, near the 512 KiB the API takes.
+ * `seed` varies it.
+ */
+export function hostileSignaturePng(size = 614, seed = 1): Buffer {
+  const png = new PNG({ width: size, height: size });
+  let state = seed;
+  for (let i = 0; i < png.data.length; i += 4) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    png.data[i] = 20;
+    png.data[i + 1] = 30;
+    png.data[i + 2] = 90;
+    png.data[i + 3] = 64 + ((state >> 16) & 0x3f);
+  }
+  return PNG.sync.write(png, { colorType: 6 });
+}

@@ -21,6 +21,7 @@ describe('configuration', () => {
     );
     assert.equal(config.webhooks.timeoutMs, 15000);
     assert.equal(config.rateLimitPerMinute, 1200);
+    assert.equal(config.headersTimeoutMs, 10_000);
     assert.equal(config.mercadopago.authUrl, 'https://auth.mercadopago.com');
     assert.equal(config.mercadopago.apiUrl, 'https://api.mercadopago.com');
   });
@@ -79,6 +80,7 @@ describe('configuration', () => {
       'WEBHOOK_RETRY_SCHEDULE',
     ],
     ['an unknown LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['a headers timeout under 100 ms', { HTTP_HEADERS_TIMEOUT_MS: '50' }, 'HTTP_HEADERS_TIMEOUT_MS'],
   ];
   for (const [name, env, variable] of refusals) {
     it(`refuses ${name}, naming ${variable}`, () => {

@@ -91,6 +91,17 @@ export interface Config {
    * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
    */
   publicCacheTtlMs: number;
+  /**
+   * `HTTP_HEADERS_TIMEOUT_MS` (not in the contract; default 10000): how long a request's headers may
+   * take to arrive before the connection is answered 408 and closed (kernel/http/wire-limits.ts).
+   */
+  headersTimeoutMs: number;
+  /**
+   * Worker threads for documents (kernel/workers/pool.ts; not in the contract): `RENDER_THREADS`
+   * (default 1) threads at most, `RENDER_QUEUE` (default 16) tasks waiting beyond which a request
+   * that needs one is answered 503 with `Retry-After`.
+   */
+  render: { threads: number; queue: number };
   /** Log level; not in the contract table, `LOG_LEVEL` (default `info`, `silent` in tests). */
   logLevel: string;
 }
@@ -177,6 +188,9 @@ export const ENV_SCHEMA = Type.Object({
   JOBS_POLL_MS: Whole(10, 60_000),
   JOBS_LEASE_MS: Whole(2_000, 3_600_000),
   PUBLIC_CACHE_TTL_MS: Whole(0, 60_000),
+  HTTP_HEADERS_TIMEOUT_MS: Whole(100, 300_000),
+  RENDER_THREADS: Whole(1, 64),
+  RENDER_QUEUE: Whole(1, 10_000),
   LOG_LEVEL: Type.Optional(
     Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
   ),
@@ -299,6 +313,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobsPollMs: vars.JOBS_POLL_MS ?? 1000,
     jobsLeaseMs: vars.JOBS_LEASE_MS ?? 60_000,
     publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
+    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? 10_000,
+    render: { threads: vars.RENDER_THREADS ?? 1, queue: vars.RENDER_QUEUE ?? 16 },
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Encryption at rest of provider credentials with SECRETS_KEY (AES-256-GCM). A sealed value is
+ * Encryption at rest with SECRETS_KEY (AES-256-GCM): provider credentials, PKCE verifiers, webhook
+ * signing secrets and the answers kept for Idempotency-Key. A sealed value is
  * `v1.<iv>.<ciphertext>.<tag>` in base64url: a fresh 12-byte IV per value, and the tag makes any
  * tampering or a wrong key an error rather than garbage.
  */

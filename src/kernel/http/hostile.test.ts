@@ -4,6 +4,7 @@
  * and no connection is closed without one.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
@@ -102,6 +103,23 @@ describe('hostile requests on the wire', () => {
       Buffer.from('NOT-A-REQUEST\r\n\r\n'),
     ];
     for (const frame of frames) expectError(await send(frame), 400, 'BAD_REQUEST');
+  });
+
+  it('serves HTTP/1.0 and 1.1 only: a request line without a version, or another version, is a 400', async () => {
+    const lines = [
+      'GET /health\r\n\r\n',
+      'GET /health HTTP/0.9\r\n\r\n',
+      'GET /health HTTP/2.0\r\nhost: 127.0.0.1\r\n\r\n',
+      'GET /events HTTP/2.0\r\nhost: 127.0.0.1\r\n\r\n',
+    ];
+    for (const line of lines) {
+      const answer = await send(Buffer.from(line, 'latin1'));
+      expectError(answer, 400, 'BAD_REQUEST');
+      assert.equal(answer.headers.connection, 'close', line);
+      assert.ok(answer.headers['x-request-id'], 'the answer carries the headers every answer has');
+    }
+    expectOk(await send(Buffer.from('GET /health HTTP/1.0\r\n\r\n', 'latin1')));
+    expectOk(await send(head('GET', '/health')));
   });
 
   it('delivers the 413 to a client that writes a whole large body before reading', async () => {
@@ -205,6 +223,24 @@ describe('hostile requests on the wire', () => {
     expectOk(await t.get<Event[]>('/events?page=%31'));
   });
 
+  it('reads integers in the query as plain decimal only: no hex, exponent, sign, space or leading zero', async () => {
+    for (const value of ['0x10', '1e2', '0b1', '0o7', '+5', '%205', '5%20', '05', '-0', '1.0', '1_0', '']) {
+      for (const name of ['page', 'limit']) {
+        expectFields(await t.get<Event[]>(`/events?${name}=${value}`), `query.${name}`);
+      }
+    }
+    // Every bad field is named at once, with any other bad field.
+    expectFields(
+      await t.get<Event[]>('/events?page=1e2&limit=0x10&x=1'),
+      'query.page',
+      'query.limit',
+      'query.x',
+    );
+    const plain = await t.get<Event[]>('/events?page=10&limit=16');
+    expectOk(plain);
+    assert.deepEqual([plain.body.pagination.page, plain.body.pagination.limit], [10, 16]);
+  });
+
   it('validates the path, the query and the body together and names every bad field', async () => {
     const response = await t.patch<Event>('/events/not-a-uuid?x=1', { token: ana.token, body: { name: 5 } });
     const error = expectError(response, 400, 'VALIDATION_ERROR');
@@ -220,5 +256,52 @@ describe('hostile requests on the wire', () => {
       'query.page',
       'body',
     );
+  });
+});
+
+describe('a client slow to send its headers', () => {
+  let t: TestApp;
+  const target = { host: '127.0.0.1', port: 0 };
+  before(async () => {
+    // A short bound, so that the test waits a moment and not the default 10 s.
+    t = await createTestApp({ HTTP_HEADERS_TIMEOUT_MS: '300' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    target.port = (t.app.server.address() as { port: number }).port;
+  });
+  after(() => t.close());
+
+  // The timeout only keeps a broken server from hanging the run; what is judged is that the server
+  // answered and closed the connection while the client was still sending.
+  it('is answered 408 and closed however steadily it trickles, once the headers time is up', {
+    timeout: 20_000,
+  }, async (context) => {
+    const socket = connect(target);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    // One byte every 20 ms of headers that never end (a slowloris client keeps each connection
+    // alive this way for as long as the server lets it).
+    const bytes = Buffer.from(`GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ${'a'.repeat(10_000)}`);
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (!socket.destroyed && sent < bytes.length) socket.write(bytes.subarray(sent, ++sent));
+    }, 20);
+    // Stopped on every path, the test's timeout included, or the app could not close.
+    const stop = () => {
+      clearInterval(drip);
+      socket.destroy();
+    };
+    context.signal.addEventListener('abort', stop);
+    try {
+      await closed;
+    } finally {
+      stop();
+    }
+    assert.ok(sent < bytes.length, 'the server closed the connection before the client stopped');
+    const answer = Buffer.concat(received).toString('utf8');
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+    assert.equal(body.error.code, 'BAD_REQUEST');
   });
 });

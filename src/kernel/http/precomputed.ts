@@ -46,7 +46,8 @@ export function precomputed(contentType: string, build: () => string) {
   };
 }
 
-function matchesEtag(header: string | undefined, etag: string): boolean {
+/** Whether an `If-None-Match` header names `etag` (or `*`); weak forms compare by their tag. */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();

@@ -150,33 +150,61 @@ function check(
   fields: FieldError[],
 ): void {
   if (validate === undefined) return;
-  if (!validate(data)) {
-    fields.push(...fieldsFromAjv(validate.errors ?? [], part));
-  } else if (part === 'params' || part === 'querystring') {
-    fields.push(...decodedValueProblems(data as Record<string, unknown>, PART_PREFIX[part] ?? ''));
+  const isDecoded =
+    (part === 'params' || part === 'querystring') && typeof data === 'object' && data !== null;
+  // Ajv coerces in place: the text as it came is kept to judge how a number was written.
+  const written = isDecoded ? { ...(data as Record<string, unknown>) } : {};
+  const problems = validate(data) ? [] : fieldsFromAjv(validate.errors ?? [], part);
+  if (isDecoded) {
+    const named = new Set(problems.map((problem) => problem.field));
+    const decoded = decodedValueProblems(data as Record<string, unknown>, written, PART_PREFIX[part] ?? '');
+    problems.push(...decoded.filter((problem) => !named.has(problem.field)));
   }
+  fields.push(...problems);
 }
 
 /**
- * What the schema passes but the contract refuses in a decoded path or query value: NUL (a body's
- * strings are checked by the body parser), and a number that is not finite. Ajv coerces `1e309`
- * to Infinity and then, with `strictNumbers`, checks neither its finiteness nor its `maximum`.
+ * How an integer is written in a path or a query: decimal digits, a `-` for a negative, no
+ * leading zero (`0` alone), nothing else. Ajv's coercion is JavaScript's `Number()`, which also
+ * reads `0x10`, `0b1`, `1e2`, `+5`, `1.0`, ` 5` and `05`: one number with many spellings, which a
+ * cache, a log search or a proxy in front would each see as different values (and `05` as octal in
+ * some languages). One spelling per number. Every number the API takes there is an integer.
  */
-function decodedValueProblems(values: Record<string, unknown>, prefix: string): FieldError[] {
+const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+/**
+ * What the schema passes but the contract refuses in a decoded path or query value: a number not
+ * written as a plain decimal integer (`written` holds the values as they came, before coercion) or
+ * not finite (Ajv coerces a decimal of 400 digits to Infinity and then, with `strictNumbers`, checks
+ * neither its finiteness nor its `maximum`), and NUL (a body's strings are checked by the body
+ * parser).
+ */
+function decodedValueProblems(
+  values: Record<string, unknown>,
+  written: Record<string, unknown>,
+  prefix: string,
+): FieldError[] {
   const problems: FieldError[] = [];
   for (const [name, value] of Object.entries(values)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item === 'number' && !Number.isFinite(item)) {
-        problems.push({ field: `${prefix}${name}`, message: 'must be a finite number' });
-        break;
-      }
-      if (typeof item === 'string' && item.includes('\u0000')) {
-        problems.push({ field: `${prefix}${name}`, message: 'must not contain NUL characters' });
-        break;
-      }
-    }
+    const items = Array.isArray(value) ? value : [value];
+    const texts = [written[name]].flat();
+    const problem = items.map((item, index) => valueProblem(item, texts[index])).find(Boolean);
+    if (problem !== undefined) problems.push({ field: `${prefix}${name}`, message: problem });
   }
   return problems;
+}
+
+/** What is wrong with one decoded value (`text`: as written, when it was), if anything. */
+function valueProblem(item: unknown, text: unknown): string | undefined {
+  if (typeof item === 'number') {
+    // A default the schema filled in was not written at all.
+    if (typeof text === 'string' && !DECIMAL_INTEGER.test(text)) {
+      return 'must be an integer written in decimal digits (no sign but -, no leading zero)';
+    }
+    if (!Number.isFinite(item)) return 'must be a finite number';
+  }
+  if (typeof item === 'string' && item.includes('\u0000')) return 'must not contain NUL characters';
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** SQL of idempotency keys (contract 8). */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { type IdempotencyRow, idempotencyKeys } from './idempotency.table.ts';
 
@@ -37,6 +37,39 @@ export async function claimKey(
   return rows.length > 0;
 }
 
+/**
+ * Takes over a completed key whose stored answer cannot be opened (`unreadable`, as read), as an
+ * expired one is taken over. False when a concurrent retry changed the row first.
+ */
+export async function reclaimKey(
+  db: Executor,
+  userId: string,
+  key: string,
+  unreadable: string | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(idempotencyKeys)
+    .set({
+      status: 'running',
+      response_status: null,
+      response_body: null,
+      created_at: sql`now()`,
+      expires_at: TTL,
+    })
+    .where(
+      and(
+        eq(idempotencyKeys.user_id, userId),
+        eq(idempotencyKeys.key, key),
+        eq(idempotencyKeys.status, 'done'),
+        unreadable === null
+          ? isNull(idempotencyKeys.response_body)
+          : eq(idempotencyKeys.response_body, unreadable),
+      ),
+    )
+    .returning({ key: idempotencyKeys.key });
+  return rows.length > 0;
+}
+
 export async function findKey(
   db: Executor,
   userId: string,
@@ -50,6 +83,7 @@ export async function findKey(
   return row;
 }
 
+/** Stores the answer of a request that completed; `body` is already sealed. */
 export async function completeKey(
   db: Executor,
   userId: string,

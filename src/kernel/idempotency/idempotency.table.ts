@@ -10,10 +10,11 @@ export const idempotencyKeys = pgTable(
   {
     user_id: uuid('user_id').notNull(),
     key: text('key').notNull(),
-    /** SHA-256 of the method, the URL and the body: a different request with the key is a 422. */
+    /** SHA-256 of the method, the route and its canonical input: a different request with the key is a 422. */
     fingerprint: text('fingerprint').notNull(),
     status: text('status', { enum: ['running', 'done'] }).notNull(),
     response_status: integer('response_status'),
+    /** The answer's body sealed with SECRETS_KEY (kernel/secret-box.ts): some show a secret once. */
     response_body: text('response_body'),
     created_at: createdAt(),
     expires_at: timestamptz('expires_at').notNull(),

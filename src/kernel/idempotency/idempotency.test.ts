@@ -3,10 +3,16 @@
  * 422 for the key with another request, keys kept per caller, and what is not kept.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
 import { expectError, expectFields, expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
-import type { Wallet } from '../../modules/payments/wallets/wallets.schemas.ts';
+import type { Intent } from '../../modules/payments/intents/intents.schemas.ts';
+import type { Seller, Wallet } from '../../modules/payments/wallets/wallets.schemas.ts';
+import type { WebhookEndpointWithSecret } from '../../modules/payments/webhooks/endpoints/endpoints.schemas.ts';
+import { seal } from '../secret-box.ts';
+import { idempotencyKeys } from './idempotency.table.ts';
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -53,6 +59,91 @@ describe('Idempotency-Key', () => {
     });
     expectError(retry, 409, 'CONFLICT');
     assert.equal(retry.headers['idempotent-replayed'], undefined);
+  });
+
+  it('fingerprints what the body says, not how it is spelled: keys in any order, arrays in theirs', async () => {
+    const wallet = expectOk(await createWallet('Ordered', 'key-order-wallet'), 201);
+    const seller = expectOk(
+      await t.post<Seller>('/testmode/sellers', {
+        token: owner.token,
+        body: { wallet_id: wallet.id, provider: 'mercadopago' },
+      }),
+      201,
+    );
+    const send = (payload: string) =>
+      t.post<Intent>('/testmode/intents/create', {
+        token: owner.token,
+        payload,
+        contentType: 'application/json',
+        headers: { 'idempotency-key': 'key-order' },
+      });
+    const ids = `"wallet_id":"${wallet.id}","seller_id":"${seller.id}"`;
+    const rest =
+      '"amount_cents":100,"currency":"BRL","sandbox":true,"provider":"mercadopago","status":"pending"';
+    const first = await send(`{${ids},${rest},"metadata":{"a":{"x":1,"y":[1,{"p":1,"q":2}]},"b":2}}`);
+    expectOk(first, 201);
+    // The same request with its keys in another order, at the top and inside, with other spacing.
+    const reordered = await send(
+      `{ "metadata": { "b": 2, "a": { "y": [1, {"q": 2, "p": 1}], "x": 1 } }, ${rest}, ${ids} }`,
+    );
+    assert.equal(reordered.status, 201, reordered.text);
+    assert.equal(reordered.headers['idempotent-replayed'], 'true');
+    assert.equal(reordered.text, first.text);
+    // An array's order is part of what it says.
+    expectError(
+      await send(`{${ids},${rest},"metadata":{"a":{"x":1,"y":[{"p":1,"q":2},1]},"b":2}}`),
+      422,
+      'UNPROCESSABLE_ENTITY',
+    );
+  });
+
+  const storedAnswer = async (user: TestUser, key: string) => {
+    const [row] = await t.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.user_id, user.id), eq(idempotencyKeys.key, key)));
+    assert.ok(row, `the key ${key} is stored`);
+    return row;
+  };
+
+  it('keeps the stored answer sealed, and replays it as it was: a secret shown once is not at rest in clear', async () => {
+    const wallet = expectOk(await createWallet('Sealed', 'key-sealed-wallet'), 201);
+    const create = () =>
+      t.post<WebhookEndpointWithSecret>(`/wallets/${wallet.id}/webhooks/endpoints`, {
+        token: owner.token,
+        body: { name: 'Sealed hook', url: 'https://hooks.example.com/in' },
+        headers: { 'idempotency-key': 'key-sealed' },
+      });
+    const first = await create();
+    const { secret, id } = expectOk(first, 201);
+    assert.match(secret, /^whsec_/);
+    const row = await storedAnswer(owner, 'key-sealed');
+    assert.equal(row.response_status, 201);
+    for (const shown of [secret, secret.slice('whsec_'.length), id, 'Sealed hook']) {
+      assert.ok(!JSON.stringify(row).includes(shown), `the stored row shows ${shown}`);
+    }
+    const again = await create();
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.text, first.text);
+  });
+
+  it('treats a stored answer it cannot open (another SECRETS_KEY) as gone: the request runs again', async () => {
+    const first = await createWallet('Unreadable', 'key-unreadable');
+    expectOk(first, 201);
+    await t.db
+      .update(idempotencyKeys)
+      .set({ response_body: seal(randomBytes(32), first.text) })
+      .where(and(eq(idempotencyKeys.user_id, owner.id), eq(idempotencyKeys.key, 'key-unreadable')));
+    // Not a replay and not a 500: the key is taken over as an expired one is, and the request runs
+    // (here it is refused, since the wallet exists: a refusal forgets the key).
+    const retry = await createWallet('Unreadable', 'key-unreadable');
+    expectError(retry, 409, 'CONFLICT');
+    assert.equal(retry.headers['idempotent-replayed'], undefined);
+    const corrected = await createWallet('Readable again', 'key-unreadable');
+    expectOk(corrected, 201);
+    const replay = await createWallet('Readable again', 'key-unreadable');
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.text, corrected.text);
   });
 
   it('refuses a key of more than 255 characters, naming the header', async () => {

@@ -10,6 +10,13 @@
  *   `Idempotent-Replayed: true`; with another fingerprint it is 422 `UNPROCESSABLE_ENTITY`;
  * - a key still running is 409 `CONFLICT` (a request abandoned by a dead process is taken over
  *   after two minutes).
+ *
+ * Answers are stored sealed with SECRETS_KEY (kernel/secret-box.ts): some show a secret once (a
+ * webhook endpoint's signing secret, a signature request's token, a consent URL's OAuth state), and
+ * nothing shown once may be at rest in clear. A replay opens the answer and sends it byte for byte,
+ * as Stripe-style clients expect. An answer that cannot be opened (SECRETS_KEY was replaced, or it
+ * was stored before answers were sealed) is gone, as an expired one is: the key is taken over and
+ * the request runs again, never a 500.
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -25,6 +32,7 @@ import { AppError, conflict, validationError } from '../http/errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { scheduleJob } from '../jobs/jobs.repository.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import { open, seal } from '../secret-box.ts';
 import * as repo from './idempotency.repository.ts';
 
 declare module 'fastify' {
@@ -48,10 +56,33 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/**
+ * JSON text with the keys of every object sorted, at every depth; arrays keep their order, which is
+ * part of what they say. Two values that are equal as JSON get the same text, however the client
+ * ordered or spaced them. (The body parser bounds the depth at 64, so the recursion is bounded.)
+ */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const members = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * What the request says, not how it was spelled: the method, the route, and the validated path
+ * parameters, query and body in canonical JSON. A body with its keys in another order, a query
+ * with its parameters in another order or a trailing slash is the same request.
+ */
 function fingerprintOf(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+  const { params, query, body } = request;
+  const what = canonicalJson({ route: request.routeOptions.url, params, query, body: body ?? null });
+  return createHash('sha256').update(`${request.method}\n${what}`).digest('hex');
 }
 
 function keyOf(request: FastifyRequest): string | undefined {
@@ -81,16 +112,35 @@ export async function scheduleIdempotencySweep(db: Database, jobs: JobRunner): P
   await scheduleJob(db, { kind: SWEEP_JOB, key: 'every-hour', runAt: new Date() });
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Database): void {
+/** The stored answer in clear, or undefined when this SECRETS_KEY cannot open it. */
+function openAnswer(secretsKey: Buffer, sealed: string | null): string | undefined {
+  if (sealed === null) return undefined;
+  try {
+    return open(secretsKey, sealed);
+  } catch {
+    return undefined;
+  }
+}
+
+export function registerIdempotency(
+  app: FastifyInstance,
+  db: Database,
+  secretsKey: Buffer | undefined,
+): void {
+  if (secretsKey === undefined) throw new Error('Idempotency-Key answers are sealed: SECRETS_KEY is needed');
   app.decorateRequest('idempotencyKey', null);
+
+  const stillRunning = () =>
+    conflict('A request with this Idempotency-Key is still running; retry when it has finished');
 
   /** Claims the key, or answers from it: true when the stored answer was replayed. */
   const claimKey = async (request: FastifyRequest, reply: FastifyReply, key: string, userId: string) => {
     const fingerprint = fingerprintOf(request);
-    if (await repo.claimKey(db, userId, key, fingerprint)) {
+    const claimed = () => {
       request.idempotencyKey = key;
       return false;
-    }
+    };
+    if (await repo.claimKey(db, userId, key, fingerprint)) return claimed();
     const held = await repo.findKey(db, userId, key);
     if (held === undefined) throw conflict('This Idempotency-Key is being released; retry');
     if (held.fingerprint !== fingerprint) {
@@ -99,14 +149,18 @@ export function registerIdempotency(app: FastifyInstance, db: Database): void {
         'This Idempotency-Key was used with a different request; use a new key for a new request',
       );
     }
-    if (held.status === 'running' || held.response_status === null) {
-      throw conflict('A request with this Idempotency-Key is still running; retry when it has finished');
+    if (held.status === 'running' || held.response_status === null) throw stillRunning();
+    const answer = openAnswer(secretsKey, held.response_body);
+    if (answer === undefined) {
+      // Gone, like an expired answer: taken over only if no concurrent retry took it first.
+      if (await repo.reclaimKey(db, userId, key, held.response_body)) return claimed();
+      throw stillRunning();
     }
     reply
       .code(held.response_status)
       .header('idempotent-replayed', 'true')
       .type('application/json; charset=utf-8')
-      .send(held.response_body ?? '');
+      .send(answer);
     return true;
   };
 
@@ -137,7 +191,10 @@ export function registerIdempotency(app: FastifyInstance, db: Database): void {
     request.idempotencyKey = null;
     const settled =
       reply.statusCode < 400 && typeof payload === 'string'
-        ? repo.completeKey(db, actor.userId, key, { status: reply.statusCode, body: payload })
+        ? repo.completeKey(db, actor.userId, key, {
+            status: reply.statusCode,
+            body: seal(secretsKey, payload),
+          })
         : repo.releaseKey(db, actor.userId, key);
     settled.then(
       () => done(null, payload),

@@ -4,7 +4,12 @@ import type { IssuerKey } from '../../kernel/credentials/issuer-key.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { ModuleDeps } from '../../kernel/module.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import type { WorkerPool } from '../../kernel/workers/pool.ts';
 import type { BadgeCodes } from './badges/badge-codes.ts';
+import type * as DocumentTasks from './documents.worker.ts';
+
+/** The worker threads that render PDFs and normalise signature images (documents.worker.ts). */
+export type DocumentPool = WorkerPool<typeof DocumentTasks>;
 
 export interface EventsDeps extends ModuleDeps {
   /** Checkout, refunds and registration webhooks, through the payments module (contract 8). */
@@ -19,4 +24,6 @@ export interface EventsContext extends EventsDeps {
   badgeCodes: BadgeCodes;
   /** Signs certificates' credentials and status lists (`CREDENTIAL_SIGNING_KEY`, contract 9). */
   issuer: IssuerKey;
+  /** Where PDFs are rendered and signature images normalised: never on the event loop. */
+  documents: DocumentPool;
 }

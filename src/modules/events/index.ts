@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { loadIssuerKey } from '../../kernel/credentials/issuer-key.ts';
+import { WorkerPool } from '../../kernel/workers/pool.ts';
 import { createBadgeCodes } from './badges/badge-codes.ts';
 import { badgeRoutes } from './badges/badges.routes.ts';
 import { certificateRoutes } from './certificates/certificates.routes.ts';
@@ -30,6 +31,14 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   // bootstrap (or the test harness) always sets it; in production the config requires it.
   if (secretsKey === undefined) throw new Error('the events module needs SECRETS_KEY (badge codes)');
   const { config } = deps;
+  // Threads start on the first document, and end with the app (a pool left open keeps the
+  // process alive).
+  const documents: EventsContext['documents'] = new WorkerPool({
+    tasks: new URL('./documents.worker.ts', import.meta.url),
+    threads: config.render.threads,
+    maxQueue: config.render.queue,
+  });
+  app.addHook('onClose', () => documents.close());
   const context: EventsContext = {
     ...deps,
     badgeCodes: createBadgeCodes(secretsKey, config.publicBaseUrl),
@@ -40,12 +49,13 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
       publicBaseUrl: config.publicBaseUrl,
       production: config.isProduction,
     }),
+    documents,
   };
   await app.register(eventRoutes, deps);
   await app.register(editionRoutes, deps);
   await app.register(programRoutes, deps);
   await app.register(certificationRoutes, deps);
-  await app.register(signatureRoutes, deps);
+  await app.register(signatureRoutes, context);
   await app.register(ticketRoutes, deps);
   await app.register(badgeRoutes, context);
   await app.register(checkInRoutes, context);

@@ -13,10 +13,10 @@ import {
 } from '../../../kernel/http/schemas.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
+import { asBuffer } from '../../../kernel/workers/pool.ts';
 import type { EventsContext } from '../deps.ts';
 import { userBadgesPage } from '../pages/user-badges.page.ts';
 import * as emissions from './badge-emissions.service.ts';
-import { renderBadgesPdf } from './badges.pdf.ts';
 import {
   BADGE_TEMPLATE_EXAMPLE,
   BadgeEmission,
@@ -41,7 +41,10 @@ export const PRINT_SELECTION_RULES =
   'order. A selected id that is not an emission of this edition is 404 (`error.meta.emission_ids` lists ' +
   'them); a selected revoked emission is left out: only active emissions are printed.';
 
-export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
+export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+  app,
+  { db, badgeCodes, documents },
+) => {
   app.post(
     '/editions/:edition_id/badges',
     {
@@ -246,12 +249,13 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
           `Owner or admin. The print data of \`GET /editions/{edition_id}/badges/print\` rendered as a PDF, one ` +
           `page per active badge (a single explanatory page when there is none). ${PRINT_SELECTION_RULES} ` +
           'The success body is the PDF itself, not an envelope: `content-type: application/pdf`, ' +
-          '`content-disposition: inline; filename="badges-<edition_id>.pdf"`. Errors are the usual JSON envelope.',
+          '`content-disposition: inline; filename="badges-<edition_id>.pdf"`. Errors are the usual JSON envelope; ' +
+          '503 with `Retry-After` when too many documents are waiting to be rendered.',
         params: idParams('edition_id'),
         querystring: PrintQuery,
         response: {
           200: pdfResponse('The badges as a PDF document'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 403, 404, 503),
         },
       },
     },
@@ -263,7 +267,8 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app,
         request.query.emission_ids,
         badgeCodes,
       );
-      const pdf = await renderBadgesPdf(items);
+      // Rendered in a worker thread: a sheet of many badges would hold the event loop for seconds.
+      const pdf = asBuffer(await documents.run('badgesPdf', items));
       return sendPdf(reply, `badges-${request.params.edition_id}.pdf`, pdf);
     },
   );

@@ -9,6 +9,7 @@
  * when the edition's name already contains it); the template's description. At the bottom: the
  * signatures in a row (certificate.signatures.ts), the QR code of `verify_url` at the right with
  * "Verify at <verify_url>" and the verification code under it, and the issue date at the left.
+ * A revoked certificate has the revoked mark over the middle (certificate.revoked.ts).
  *
  * `design_data` hints (all optional; anything else is ignored; a hint of the wrong type or shape
  * falls back to its default, so design_data can never break rendering):
@@ -41,6 +42,7 @@ import { booleanHint, colorHint, hintRecord, textHint } from '../../../kernel/pd
 import { drawQr, qrMatrix } from '../../../kernel/pdf/qr.ts';
 import { isolate } from '../../../kernel/pdf/text.ts';
 import { formatDate, formatDateRange } from './certificate.dates.ts';
+import { drawRevokedMark, type Revocation } from './certificate.revoked.ts';
 import { drawSignatures } from './certificate.signatures.ts';
 import { type CertificatePalette, PAGE_HEIGHT, PAGE_WIDTH, plainText } from './certificate.style.ts';
 
@@ -64,6 +66,8 @@ export interface CertificatePdfData {
   verify_url: string;
   /** In the order to draw them; see certificate.signatures.ts for images and how many fit. */
   signatures: Array<{ signatory_name: string; signatory_title: string | null; image_url: string }>;
+  /** Set for a revoked certificate: its PDF carries the mark of certificate.revoked.ts. */
+  revoked?: Revocation | null;
 }
 
 const CONTENT_X = 72;
@@ -109,6 +113,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Bu
     top: BOTTOM_TOP + 6,
   });
   drawVerification(doc, data, design.palette);
+  if (data.revoked) drawRevokedMark(doc, data.revoked);
   doc.end();
   return done;
 }

@@ -18,28 +18,7 @@ describe('certificate PDF', () => {
   const team = useTeam();
   const { t, owner, outsider } = team;
   const f = certificateFixtures(() => team);
-
-  let signatories = 0;
-  async function sign(editionId: string, name: string, title: string, imageUrl: string) {
-    signatories += 1;
-    const request = expectOk(
-      await t.post<{ token: string }>(`/editions/${editionId}/signature-requests`, {
-        token: owner.token,
-        body: {
-          signatory_name: name,
-          signatory_title: title,
-          signatory_email: `signatory-${signatories}@example.com`,
-        },
-      }),
-      201,
-    );
-    return expectOk(
-      await t.post<{ revoke_token: string }>(`/signature-requests/fulfill?token=${request.token}`, {
-        body: { image_url: imageUrl },
-      }),
-      201,
-    );
-  }
+  const sign = f.sign;
 
   it('renders the holder, edition, event, signatures and a QR code of the verify URL', async () => {
     const base = await f.setupAttendance();

@@ -209,6 +209,7 @@ function selectCertificates(db: Executor) {
       status_list_id: certificates.status_list_id,
       status_list_index: certificates.status_list_index,
       issuance_id: certificates.issuance_id,
+      signature_ids: certificates.signature_ids,
       template_name: certificationTemplates.name,
       template_description: certificationTemplates.description,
       template_kind: certificationTemplates.kind,

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { matchesEtag } from '../../../kernel/http/precomputed.ts';
 import { accepted, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
 import {
   envelope,
@@ -14,6 +15,7 @@ import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { EventsContext } from '../deps.ts';
 import { verifyPage } from '../pages/verify.page.ts';
+import * as documents from './certificate-documents.service.ts';
 import {
   CERTIFICATE_EXAMPLE,
   Certificate,
@@ -44,9 +46,10 @@ const HOLDER_OR_ADMIN =
 
 export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
   app,
-  { db, jobs, config },
+  { db, jobs, config, documents: pool },
 ) => {
   const base = config.publicBaseUrl;
+  const pdfs = documents.createCertificateDocuments(db, pool, base);
 
   app.post(
     '/editions/:edition_id/certificates/issue',
@@ -193,9 +196,14 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
         description:
           `${HOLDER_OR_ADMIN} One A4 landscape page drawn from the template's \`design_data\` (\`title\`, ` +
           '`subtitle`, `body`, `show_description`, `accent_color`, `text_color`, `background_color`), with the ' +
-          "holder's name, the edition and event, their dates, the edition's active signatures (a `data:image/png` " +
-          "signature as the image, any other as the signatory's name in a script font: no URL is ever fetched) and a " +
-          'QR code of `verify_url`. The body is the PDF itself (`application/pdf`), not an envelope; errors are.',
+          "holder's name, the edition and event, their dates, the signatures that were active when the " +
+          'certificate was issued (drawn even if revoked since; a `data:image/png` signature as the image, any ' +
+          "other as the signatory's name in a script font: no URL is ever fetched) and a QR code of " +
+          '`verify_url`. A revoked certificate carries a red "REVOKED" mark with the date and the reason. The ' +
+          'PDF is a document: each version (as issued, as revoked) is rendered once, on its first request, ' +
+          'stored, and served as stored afterwards, with a strong `ETag` (`If-None-Match` gets a 304) and ' +
+          '`Cache-Control: private, no-cache`. 503 with `Retry-After` when too many documents are waiting to ' +
+          'be rendered. The body is the PDF itself (`application/pdf`), not an envelope; errors are.',
         params: idParams('certificate_id'),
         response: {
           200: {
@@ -204,17 +212,21 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
               'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
             },
           },
-          ...errorResponses(400, 401, 403, 404),
+          304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag is the current version' }),
+          ...errorResponses(400, 401, 403, 404, 503),
         },
       },
     },
     async (request, reply) => {
-      const pdf = await certificates.certificatePdf(
+      const { pdf, etag } = await documents.certificatePdf(
         db,
-        base,
+        pdfs,
         request.params.certificate_id,
         actorOf(request),
       );
+      // private: the PDF needs credentials; no-cache: a revocation must reach a client that kept it.
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="certificate-${request.params.certificate_id}.pdf"`)

@@ -1,6 +1,6 @@
 /**
  * Certificates (contract 9): reading them (the holder, or owners and admins of the event),
- * listing, revoking, and the public verification by code.
+ * listing, revoking, and the public verification by code. Their PDFs: certificate-documents.service.ts.
  *
  * Access follows contract 2: a certificate is not public, so to a caller who is neither its holder
  * nor a member of its event it does not exist (404); a member below admin gets 403.
@@ -11,9 +11,6 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { isEventRole, requireEditionRole } from '../access.ts';
 import { findEditionWithAccess } from '../editions/editions.repository.ts';
-import { listActiveSignatures } from '../signatures/signatures.repository.ts';
-import { renderCertificatePdf } from './certificate.pdf.ts';
-import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import type { CertificateView } from './certificates.repository.ts';
 import * as repo from './certificates.repository.ts';
 
@@ -110,49 +107,6 @@ export async function revokeCertificate(
   );
   if (revoked === undefined) throw conflict('This certificate is already revoked');
   return certificateOf({ ...view, ...revoked }, publicBaseUrl);
-}
-
-/**
- * The certificate as a PDF, for its holder or owners and admins: drawn from the row, its template,
- * edition and event as they are now, with the edition's active signatures (the first five given).
- */
-export async function certificatePdf(
-  db: Database,
-  publicBaseUrl: string,
-  certificateId: string,
-  actor: Identity,
-) {
-  const view = await requireReadableCertificate(db, certificateId, actor);
-  const [programs, signatures] = await Promise.all([
-    view.template_kind === 'program_attendance' ? repo.linkedProgramNames(db, view.template_id) : [],
-    listActiveSignatures(db, view.edition_id, { page: 1, limit: MAX_SIGNATURES, offset: 0 }),
-  ]);
-  return renderCertificatePdf({
-    certificate_id: view.id,
-    holder_name: view.holder_name,
-    template: {
-      name: view.template_name,
-      description: view.template_description,
-      kind: view.template_kind,
-      design_data: view.template_design,
-    },
-    edition: {
-      name: view.edition_name,
-      starts_at: view.edition_starts_at,
-      ends_at: view.edition_ends_at,
-      location_name: view.edition_location,
-    },
-    event: { name: view.event_name },
-    programs,
-    issued_at: view.issued_at,
-    verification_code: view.verification_code,
-    verify_url: verifyUrlOf(publicBaseUrl, view.verification_code),
-    signatures: signatures.items.map(({ signatory_name, signatory_title, image_url }) => ({
-      signatory_name,
-      signatory_title,
-      image_url,
-    })),
-  });
 }
 
 /** The public verdict on a verification code; an unknown code is 404. */

@@ -1,12 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { actors } from '../../../kernel/auth/actors.table.ts';
-import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
+import { bytea, createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
 import { certificationTemplates } from '../certifications/certifications.table.ts';
 import { editions } from '../editions/editions.table.ts';
 
 export const CERTIFICATE_STATUSES = ['valid', 'revoked'] as const;
 export const ISSUANCE_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export const DOCUMENT_VERSIONS = ['issued', 'revoked'] as const;
 
 /**
  * Bitstring status lists (W3C Bitstring Status List v1.0): each certificate owns one bit of one
@@ -60,6 +71,12 @@ export const certificates = pgTable(
       .references(() => credentialStatusLists.id),
     status_list_index: integer('status_list_index').notNull(),
     issuance_id: uuid('issuance_id'),
+    /**
+     * The signatures its PDF shows, in order: those of the edition active when it was issued (the
+     * first MAX_SIGNATURES), kept even if revoked later. Null for certificates issued before the
+     * set was recorded: their PDF shows the signatures active at `issued_at`.
+     */
+    signature_ids: uuid('signature_ids').array(),
   },
   (table) => [
     uniqueIndex('certificates_holder_unique').on(table.template_id, table.user_id),
@@ -68,6 +85,31 @@ export const certificates = pgTable(
     index('certificates_edition_idx').on(table.edition_id, table.issued_at),
     index('certificates_user_idx').on(table.user_id, table.issued_at),
     check('certificates_status_check', sql`${table.status} in ('valid', 'revoked')`),
+  ],
+);
+
+/**
+ * A certificate's PDF, rendered once per version and served from here afterwards (contract 9: the
+ * PDF is a document). `issued` is the certificate as issued; `revoked` carries the revoked mark.
+ * Rendered on first request, not at issuance (an issuance run certifies hundreds of people a
+ * second; most PDFs are never asked for). The primary key is the rule that makes concurrent
+ * first renders, in any process, store one document: the others read it back.
+ */
+export const certificateDocuments = pgTable(
+  'certificate_documents',
+  {
+    certificate_id: uuid('certificate_id')
+      .notNull()
+      .references(() => certificates.id, { onDelete: 'cascade' }),
+    version: text('version', { enum: DOCUMENT_VERSIONS }).notNull(),
+    pdf: bytea('pdf').notNull(),
+    /** Strong ETag of `pdf` (SHA-256, base64url, 32 characters, quoted). */
+    etag: text('etag').notNull(),
+    created_at: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.certificate_id, table.version] }),
+    check('certificate_documents_version_check', sql`${table.version} in ('issued', 'revoked')`),
   ],
 );
 
@@ -110,3 +152,4 @@ export const certificateIssuances = pgTable(
 
 export type CertificateRow = typeof certificates.$inferSelect;
 export type CertificateIssuanceRow = typeof certificateIssuances.$inferSelect;
+export type CertificateDocumentRow = typeof certificateDocuments.$inferSelect;

@@ -8,7 +8,8 @@
  * all in one transaction. So a process killed mid-run leaves whole batches behind; the job's lease
  * runs out, any process claims it again, and it carries on from what is certified. The unique
  * (template, person) index makes a certificate impossible to issue twice, even by two runs at
- * once: a pair another run certified first counts as `skipped`. One claim works for at most
+ * once: a pair another run certified first counts as `skipped`. Each certificate records the
+ * signatures active when its batch commits (its PDF shows them). One claim works for at most
  * SLICE_MS (and a quarter of the lease), then hands the job back to be claimed again at once.
  */
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,8 @@ import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
 import { requireEditionRole } from '../access.ts';
 import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
 import { asNotFound } from '../programs/programs.service.ts';
+import { activeSignatureIds } from '../signatures/signatures.repository.ts';
+import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import * as repo from './certificates.repository.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
 import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
@@ -144,6 +147,8 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
     }
     await db.transaction(async (tx) => {
       const bits = await repo.allocateStatusBits(tx, batch.length, STATUS_LIST_SIZE);
+      // The PDF shows the signatures active now, whatever happens to them later.
+      const signatureIds = await activeSignatureIds(tx, run.edition_id, MAX_SIGNATURES);
       const inserted = await repo.insertCertificates(
         tx,
         batch.map((pending, index) => ({
@@ -157,6 +162,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
           status_list_id: bits[index]!.listId,
           status_list_index: statusListIndex(bits[index]!.serial),
           issuance_id: run.id,
+          signature_ids: signatureIds,
         })),
       );
       const done = sql`${sql.identifier('done')} + ${batch.length}`;

@@ -15,6 +15,9 @@ import {
   expectInvalid,
   ISO,
   PNG_DATA_URL,
+  paddedPng,
+  pngDataUrl,
+  pngHeader,
   SIGNATURE_KEYS,
   signatureHelpers,
   UNKNOWN_TOKEN,
@@ -215,18 +218,19 @@ describe('signature requests: the signatory side', () => {
       );
     });
 
-    it('accepts a PNG data URL', async () => {
+    it('accepts a PNG data URL (stored normalised: signatures-image.test.ts)', async () => {
       const created = await h.createRequest();
       const signature = expectOk(await h.fulfil(created.token, PNG_DATA_URL), 201);
-      assert.equal(signature.image_url, PNG_DATA_URL);
+      assert.match(signature.image_url, /^data:image\/png;base64,/);
+      assert.deepEqual((({ width, height }) => ({ width, height }))(pngHeader(signature.image_url)), {
+        width: 1,
+        height: 1,
+      });
     });
 
     it('accepts an inline PNG of exactly 512 KiB, not one byte more', async () => {
-      const png = (bytes: number) => {
-        const data = Buffer.alloc(bytes, 7);
-        Buffer.from(PNG_DATA_URL.slice('data:image/png;base64,'.length), 'base64').copy(data);
-        return `data:image/png;base64,${data.toString('base64')}`;
-      };
+      // Valid PNGs of those sizes (the image is decoded now): 1 x 1 with a private chunk.
+      const png = (bytes: number) => pngDataUrl(paddedPng(bytes));
       const over = await h.createRequest();
       expectInvalid(await h.fulfil(over.token, png(512 * 1024 + 1)), '512 KiB + 1', 'image_url');
       const atLimit = await h.createRequest();

@@ -4,6 +4,7 @@
  * sign them and push them past their expiry through the database (no fake timers).
  */
 import assert from 'node:assert/strict';
+import { crc32 } from 'node:zlib';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { ApiResponse, TestApp, TestUser } from '../../../../test/harness.ts';
@@ -68,6 +69,48 @@ export const SIGNATURE_KEYS = [
 /** The smallest valid PNG (1×1, transparent), as a data URL. */
 export const PNG_DATA_URL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A PNG's bytes as a `data:image/png;base64,` URL. */
+export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+
+/**
+ * A valid PNG of exactly `bytes` bytes: the 1 x 1 PNG_DATA_URL with a private ancillary chunk
+ * (which readers skip) filling the rest.
+ */
+export function paddedPng(bytes: number): Buffer {
+  const base = Buffer.from(PNG_DATA_URL.slice('data:image/png;base64,'.length), 'base64');
+  const iend = base.length - 12;
+  const length = bytes - base.length - 12;
+  const chunk = Buffer.alloc(12 + length);
+  chunk.writeUInt32BE(length, 0);
+  chunk.write('prVt', 4, 'latin1');
+  chunk.fill(7, 8, 8 + length);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + length)), 8 + length);
+  return Buffer.concat([base.subarray(0, iend), chunk, base.subarray(iend)]);
+}
+
+/** Size, bit depth and colour type of a PNG data URL, from its IHDR. */
+export function pngHeader(url: string) {
+  assert.match(url, /^data:image\/png;base64,/);
+  const png = Buffer.from(url.slice('data:image/png;base64,'.length), 'base64');
+  assert.equal(png.toString('latin1', 12, 16), 'IHDR');
+  return {
+    bytes: png.length,
+    width: png.readUInt32BE(16),
+    height: png.readUInt32BE(20),
+    bitDepth: png[24],
+    colorType: png[25],
+    chunks: chunkTypes(png),
+  };
+}
+
+function chunkTypes(png: Buffer): string[] {
+  const types: string[] = [];
+  for (let at = 8; at + 8 <= png.length; at += 12 + png.readUInt32BE(at)) {
+    types.push(png.toString('latin1', at + 4, at + 8));
+  }
+  return types;
+}
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid.toString(36)}-${(counter++).toString(36)}`;

@@ -3,7 +3,7 @@
  * never by the plaintext, which is not stored. Expiry is decided by the database clock (`now()`),
  * the same clock that wrote `expires_at`, so the service and the database never disagree.
  */
-import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
@@ -187,4 +187,47 @@ export function listActiveSignatures(db: Executor, editionId: string, window: Wi
       .offset(window.offset),
     db.select({ total: countAll }).from(signatures).where(where),
   );
+}
+
+/** Ids of the first `limit` active signatures of an edition, in the order given. */
+export async function activeSignatureIds(db: Executor, editionId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: signatures.id })
+    .from(signatures)
+    .where(and(eq(signatures.edition_id, editionId), eq(signatures.status, 'active')))
+    .orderBy(asc(signatures.created_at), asc(signatures.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Signatures by id, in the order of `ids`, whatever their status now. */
+export async function signaturesByIds(db: Executor, ids: string[]): Promise<SignatureRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select().from(signatures).where(inArray(signatures.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The first `limit` signatures of an edition that were active at `at` (given by then, not
+ * revoked by then), in the order given: what a certificate issued at `at` showed.
+ */
+export function signaturesActiveAt(
+  db: Executor,
+  editionId: string,
+  at: Date,
+  limit: number,
+): Promise<SignatureRow[]> {
+  return db
+    .select()
+    .from(signatures)
+    .where(
+      and(
+        eq(signatures.edition_id, editionId),
+        lte(signatures.created_at, at),
+        or(isNull(signatures.revoked_at), gt(signatures.revoked_at, at)),
+      ),
+    )
+    .orderBy(asc(signatures.created_at), asc(signatures.id))
+    .limit(limit);
 }

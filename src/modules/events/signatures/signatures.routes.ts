@@ -16,7 +16,7 @@ import {
   listEnvelope,
   PageQuerySchema,
 } from '../../../kernel/http/schemas.ts';
-import type { ModuleDeps } from '../../../kernel/module.ts';
+import type { EventsContext } from '../deps.ts';
 import {
   CREATED_REQUEST_EXAMPLE,
   CreatedSignatureRequest,
@@ -43,7 +43,10 @@ const BY_TOKEN =
 
 const tokenOf = (request: FastifyRequest) => (request.query as { token?: unknown }).token;
 
-export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+  app,
+  { db, config, documents },
+) => {
   const requestToken = async (request: FastifyRequest) => {
     await signatures.authenticateRequestToken(db, tokenOf(request));
   };
@@ -148,19 +151,28 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
         operationId: 'fulfillSignatureRequest',
         summary: 'Sign a signature request',
         description:
-          `${BY_TOKEN} \`image_url\` is an http(s) URL or a \`data:image/png;base64,…\` URL of a PNG of at ` +
-          'most 512 KiB. The request becomes `completed` and the signature is created together. The answer ' +
-          'carries `revoke_token` (valid 365 days) this once. 409 unless the request is pending.',
+          `${BY_TOKEN} \`image_url\` is an http(s) URL (kept as given, never fetched) or a ` +
+          '`data:image/png;base64,…` URL of a PNG of at most 512 KiB. A PNG is normalised once, here: scaled ' +
+          'down to fit 600 × 200 px (aspect kept) and re-encoded as an 8-bit PNG (grey or colour, with alpha ' +
+          'only when some pixel is not opaque); the signature keeps that image. A PNG that cannot be read (not ' +
+          '8 bits per channel, interlaced, corrupt, over 4096 px a side or 2,000,000 pixels) is 400. The ' +
+          'request becomes `completed` and the signature is created together. The answer carries ' +
+          '`revoke_token` (valid 365 days) this once. 409 unless the request is pending; 503 with ' +
+          '`Retry-After` when too many images and documents are waiting to be prepared.',
         querystring: TokenQuery,
         body: FulfilBody,
         response: {
           201: envelope(FulfilledSignature, FULFILLED_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 409),
+          ...errorResponses(400, 401, 409, 503),
         },
       },
     },
     async (request, reply) =>
-      created(request, reply, await signatures.fulfilRequest(db, request.query.token, request.body)),
+      created(
+        request,
+        reply,
+        await signatures.fulfilRequest(db, documents, request.query.token, request.body),
+      ),
   );
 
   app.post(

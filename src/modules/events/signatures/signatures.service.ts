@@ -18,8 +18,10 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, notFound, unauthorized, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
+import { PNG_LIMITS } from '../../../kernel/pdf/png.ts';
 import { generateToken, hashToken } from '../../../kernel/tokens.ts';
 import { requireEditionRole, requireReadableEdition } from '../access.ts';
+import type { DocumentPool } from '../deps.ts';
 import * as repo from './signatures.repository.ts';
 import {
   type CreateSignatureRequestBody,
@@ -214,7 +216,7 @@ export async function lookUpRequestView(
 
 /**
  * An inline image must really be a PNG and at most 512 KiB decoded; the schema has checked the
- * prefix, the alphabet and a length bound.
+ * prefix, the alphabet and a length bound. (Decoding it is left to a worker thread: normalise.)
  */
 function checkImage(imageUrl: string): void {
   if (!imageUrl.startsWith(PNG_DATA_URL_PREFIX)) return;
@@ -228,10 +230,31 @@ function checkImage(imageUrl: string): void {
   if (!head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) throw invalid('must be a PNG image');
 }
 
-export async function fulfilRequest(db: Database, token: unknown, body: FulfilBody) {
+/**
+ * The image as stored: a PNG normalised once, here, in a worker thread (kernel/pdf/signature-png.ts:
+ * at most 600 x 200 px, re-encoded compactly), so that drawing it on every certificate is cheap
+ * and a hostile file costs its decoding once, off the event loop. A PNG that cannot be read is a
+ * 400. A hosted image's URL is kept as given (it is never fetched).
+ */
+async function normalise(documents: DocumentPool, imageUrl: string): Promise<string> {
+  if (!imageUrl.startsWith(PNG_DATA_URL_PREFIX)) return imageUrl;
+  const normalised = await documents.run('signatureImage', imageUrl);
+  if (normalised === null) {
+    throw validationError([
+      {
+        field: 'image_url',
+        message: `must be a PNG the service can read (8 bits per channel, not interlaced, at most ${PNG_LIMITS.maxSide} px a side and ${PNG_LIMITS.maxPixels.toLocaleString('en')} pixels)`,
+      },
+    ]);
+  }
+  return normalised;
+}
+
+export async function fulfilRequest(db: Database, documents: DocumentPool, token: unknown, body: FulfilBody) {
   const { request } = await openRequest(db, token);
   checkImage(body.image_url);
   if (request.status !== 'pending') throw notPending(request.status);
+  const imageUrl = await normalise(documents, body.image_url);
   const revokeToken = generateToken();
   // The request's completion and the signature commit together, or neither does.
   const signature = await db.transaction(async (tx) => {
@@ -245,7 +268,7 @@ export async function fulfilRequest(db: Database, token: unknown, body: FulfilBo
         edition_id: completed.edition_id,
         signatory_name: completed.signatory_name,
         signatory_title: completed.signatory_title,
-        image_url: body.image_url,
+        image_url: imageUrl,
         revoke_token_hash: hashToken(revokeToken),
       },
       REVOKE_TOKEN_DAYS,

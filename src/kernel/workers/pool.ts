@@ -1,0 +1,95 @@
+/**
+ * CPU work off the event loop: a bounded pool of worker threads (piscina) that runs the functions
+ * a task module exports (the events module's documents.worker.ts: PDFs and signature images).
+ *
+ * Why: one certificate PDF is 100+ ms of CPU (more with large images), and a badge sheet grows
+ * with its pages; on the event loop, every other request waits that long. In a worker thread the
+ * loop stays free: `/health` and the API answer while documents render.
+ *
+ * Bounds, both configurable (README, configuration):
+ * - `threads` (RENDER_THREADS): threads at most. They start on the first task, not with the
+ *   app (most processes and tests never render), and end after IDLE_MS without work.
+ * - `maxQueue` (RENDER_QUEUE): tasks waiting for a thread. One more is refused at once with 503
+ *   SERVICE_UNAVAILABLE and `Retry-After`, rather than waiting: a queue that only grows under a
+ *   flood of renders would hold every caller's connection and memory until they time out.
+ * - each thread's heap is capped (HEAP_MB): a document that would need more fails alone (500)
+ *   and the thread is replaced; the process lives on.
+ *
+ * Threads run the TypeScript sources like the process: worker-entry.mjs registers tsx in each
+ * thread (on Node 20 the `--import tsx` of the process does not reach worker threads) and then
+ * imports the task module. `close()` ends the threads (the app's onClose): a pool left open
+ * would keep the process alive.
+ */
+import { Piscina } from 'piscina';
+import { AppError } from '../http/errors.ts';
+
+const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+/** A thread without work for this long ends; the next task starts one again. */
+const IDLE_MS = 60_000;
+/** Heap of each thread: a hostile document fails alone. Like the process's own cap (npm start). */
+const HEAP_MB = 512;
+/** Seconds a refused caller is told to wait: about what a few renders take. */
+const RETRY_AFTER_S = 2;
+
+/** The names of a task module's functions that take one argument. */
+type TaskName<M> = {
+  [K in keyof M]: M[K] extends (input: never) => unknown ? K : never;
+}[keyof M] &
+  string;
+type TaskInput<M, K extends TaskName<M>> = M[K] extends (input: infer I) => unknown ? I : never;
+type TaskOutput<M, K extends TaskName<M>> = M[K] extends (input: never) => infer O ? Awaited<O> : never;
+
+export interface WorkerPoolOptions {
+  /** The module whose exported functions are the tasks. */
+  tasks: URL;
+  threads: number;
+  maxQueue: number;
+}
+
+export class WorkerPool<M> {
+  #pool: Piscina | undefined;
+  #isClosed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /**
+   * Runs `task` of the task module in a thread with `input` (copied by structured clone: plain
+   * data, Dates and Buffers, which arrive as Uint8Array). A full queue is a 503.
+   */
+  async run<K extends TaskName<M>>(task: K, input: TaskInput<M, K>): Promise<TaskOutput<M, K>> {
+    if (this.#isClosed) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down');
+    this.#pool ??= new Piscina({
+      filename: ENTRY.href,
+      workerData: { tasks: this.options.tasks.href },
+      minThreads: 0,
+      maxThreads: this.options.threads,
+      maxQueue: this.options.maxQueue,
+      idleTimeout: IDLE_MS,
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
+    const pool = this.#pool;
+    if (pool.queueSize >= this.options.maxQueue) throw busy();
+    return (await pool.run({ task, input }, { name: 'run' })) as TaskOutput<M, K>;
+  }
+
+  /** Tasks waiting for a thread (for metrics and tests). */
+  get queued(): number {
+    return this.#pool?.queueSize ?? 0;
+  }
+
+  async close(): Promise<void> {
+    this.#isClosed = true;
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await pool?.destroy();
+  }
+}
+
+const busy = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'Too many documents are being prepared; retry shortly', {
+    headers: { 'retry-after': String(RETRY_AFTER_S) },
+  });
+
+/** A Uint8Array that crossed from a thread, as a Buffer over the same memory (no copy). */
+export const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

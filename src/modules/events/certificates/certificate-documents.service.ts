@@ -1,0 +1,123 @@
+/**
+ * A certificate's PDF as a document (contract 9): rendered once per version, stored, and served
+ * from storage afterwards.
+ *
+ * 1. The version is the certificate's state: `issued` while valid, `revoked` once revoked (that
+ *    one carries the revoked mark with the date and reason). A stored version is served as is:
+ *    later edits of the template, the edition or the signatures do not change it.
+ * 2. Not stored yet: rendered in a worker thread (documents.worker.ts), never on the event loop,
+ *    from the certificate's row, its template, edition and event, and the signatures recorded at
+ *    issuance (`signature_ids`, drawn even if revoked since; for certificates issued before those
+ *    were recorded, the signatures active at `issued_at`).
+ * 3. Concurrent first requests for one version render once: in this process they wait for the
+ *    same rendering; across processes the table's primary key keeps the first stored and the
+ *    others serve it (certificate-documents.repository.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import { asBuffer } from '../../../kernel/workers/pool.ts';
+import type { DocumentPool } from '../deps.ts';
+import { signaturesActiveAt, signaturesByIds } from '../signatures/signatures.repository.ts';
+import type { CertificatePdfData } from './certificate.pdf.ts';
+import { MAX_SIGNATURES } from './certificate.signatures.ts';
+import {
+  type DocumentVersion,
+  findDocument,
+  type StoredDocument,
+  storeDocument,
+} from './certificate-documents.repository.ts';
+import type { CertificateView } from './certificates.repository.ts';
+import { linkedProgramNames } from './certificates.repository.ts';
+import { requireReadableCertificate, verifyUrlOf } from './certificates.service.ts';
+
+export type { StoredDocument } from './certificate-documents.repository.ts';
+
+export interface CertificateDocuments {
+  /** The stored PDF of the certificate's current version, rendered and stored first if needed. */
+  documentOf(view: CertificateView): Promise<StoredDocument>;
+}
+
+export function createCertificateDocuments(
+  db: Database,
+  documents: DocumentPool,
+  publicBaseUrl: string,
+): CertificateDocuments {
+  const rendering = new Map<string, Promise<StoredDocument>>();
+
+  async function renderAndStore(view: CertificateView, version: DocumentVersion): Promise<StoredDocument> {
+    const data = await pdfData(db, view, publicBaseUrl);
+    const pdf = asBuffer(await documents.run('certificatePdf', data));
+    const etag = `"${createHash('sha256').update(pdf).digest('base64url').slice(0, 32)}"`;
+    return storeDocument(db, view.id, version, { pdf, etag });
+  }
+
+  return {
+    async documentOf(view) {
+      const version: DocumentVersion = view.status === 'revoked' ? 'revoked' : 'issued';
+      const stored = await findDocument(db, view.id, version);
+      if (stored !== undefined) return stored;
+      const key = `${view.id}/${version}`;
+      let pending = rendering.get(key);
+      if (pending === undefined) {
+        pending = renderAndStore(view, version).finally(() => rendering.delete(key));
+        rendering.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+/** The certificate's PDF, for its holder or owners and admins of its event (else 404/403). */
+export async function certificatePdf(
+  db: Database,
+  pdfs: CertificateDocuments,
+  certificateId: string,
+  actor: Identity,
+): Promise<StoredDocument> {
+  return pdfs.documentOf(await requireReadableCertificate(db, certificateId, actor));
+}
+
+/** What the renderer draws for a certificate (certificate.pdf.ts). */
+async function pdfData(
+  db: Database,
+  view: CertificateView,
+  publicBaseUrl: string,
+): Promise<CertificatePdfData> {
+  const [programs, signatures] = await Promise.all([
+    view.template_kind === 'program_attendance' ? linkedProgramNames(db, view.template_id) : [],
+    view.signature_ids === null
+      ? signaturesActiveAt(db, view.edition_id, view.issued_at, MAX_SIGNATURES)
+      : signaturesByIds(db, view.signature_ids),
+  ]);
+  return {
+    certificate_id: view.id,
+    holder_name: view.holder_name,
+    template: {
+      name: view.template_name,
+      description: view.template_description,
+      kind: view.template_kind,
+      design_data: view.template_design,
+    },
+    edition: {
+      name: view.edition_name,
+      starts_at: view.edition_starts_at,
+      ends_at: view.edition_ends_at,
+      location_name: view.edition_location,
+    },
+    event: { name: view.event_name },
+    programs,
+    issued_at: view.issued_at,
+    verification_code: view.verification_code,
+    verify_url: verifyUrlOf(publicBaseUrl, view.verification_code),
+    signatures: signatures.map(({ signatory_name, signatory_title, image_url }) => ({
+      signatory_name,
+      signatory_title,
+      image_url,
+    })),
+    revoked:
+      view.status === 'revoked' && view.revoked_at !== null
+        ? { at: view.revoked_at, reason: view.reason }
+        : null,
+  };
+}
