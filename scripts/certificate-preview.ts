@@ -97,6 +97,32 @@ const samples: Record<string, CertificatePdfData> = {
       image_url: n === 1 ? squiggle() : 'https://x.example/s.png',
     })),
   },
+  'world-scripts': {
+    ...base,
+    holder_name: 'عبد السلام الزهراني',
+    template: {
+      ...base.template,
+      kind: 'program_attendance',
+      description: '김민준 · יעל כהן · Γιώργος Παπαδόπουλος',
+      design_data: { title: 'Πιστοποιητικό συμμετοχής', subtitle: 'Свидетельство об участии' },
+    },
+    edition: { ...base.edition, name: 'Весенний выпуск', location_name: '東京' },
+    event: { name: 'مؤتمر الربيع 2026' },
+    programs: ['日本語セッション', 'Łódź'],
+    signatures: [
+      {
+        signatory_name: 'Łukasz Żółć (田中)',
+        signatory_title: 'יעל כהן',
+        image_url: 'https://x.example/a.png',
+      },
+      { signatory_name: 'Юлия Щербакова', signatory_title: '张晓明', image_url: squiggle() },
+      {
+        signatory_name: 'Nguyễn Thị Minh Khai',
+        signatory_title: '山田 さくら',
+        image_url: 'https://x.example/b.png',
+      },
+    ],
+  },
   hostile: {
     ...base,
     holder_name: `Maria ${'Guadalupe Fernández de la Concepción '.repeat(200)}Ortega`,

@@ -2,11 +2,16 @@
  * Reads the PDFs the service renders the way a person's viewer does: pdf.js (pdfjs-dist) parses
  * the document and extracts each page's text, and renders a page onto a canvas (@napi-rs/canvas,
  * pdf.js's own choice in Node) whose pixels jsqr decodes, so a test proves the QR code scans,
- * not just that some squares were drawn. It also makes the signature images tests and benches draw
- * (a pad's stroke, a hostile large one).
+ * not just that some squares were drawn. `pdfToText` asks poppler's pdftotext too, where it is
+ * installed (Debian's poppler-utils): a second reader, which places text by where it sits. It also
+ * makes the signature images tests and benches draw (a pad's stroke, a hostile large one).
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import jsQRModule from 'jsqr';
 import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PNG } from 'pngjs';
@@ -32,6 +37,12 @@ export interface ReadPdf {
   pageSizes: Array<{ width: number; height: number }>;
   /** Per page, the text items pdf.js extracts, in drawing order. */
   texts: string[][];
+  /**
+   * Per page, its lines as a reader copies them: the items of a line joined as pdf.js gives them
+   * (it adds the spaces it sees between them), a new line where pdf.js reports one. A line drawn
+   * in several fonts (one per script, or per file of a font split by script) is several items.
+   */
+  lines: string[][];
   /**
    * Per page, where each text item sits, in points from the page's top-left corner: from its
    * baseline up by the font size (descenders below the baseline are not counted).
@@ -63,6 +74,22 @@ function unspaced(text: string): string {
   return /^(\S )+\S$/.test(text) ? text.replaceAll(' ', '') : text;
 }
 
+/** Items joined into lines: '' between the items of a line, a new line at each `hasEOL`. */
+function linesOf(items: ReadonlyArray<object>): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (!('str' in item)) continue;
+    line += unspaced(String(item.str));
+    if ('hasEOL' in item && item.hasEOL === true) {
+      lines.push(line);
+      line = '';
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
   const document = await getDocument({
     data: new Uint8Array(pdf),
@@ -71,6 +98,7 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     verbosity: 0,
   }).promise;
   const texts: string[][] = [];
+  const lines: string[][] = [];
   const pageSizes: ReadPdf['pageSizes'] = [];
   const boxes: TextBox[][] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
@@ -81,6 +109,7 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     texts.push(
       content.items.flatMap((item) => ('str' in item && item.str !== '' ? [unspaced(item.str)] : [])),
     );
+    lines.push(linesOf(content.items));
     boxes.push(
       content.items.flatMap((item) => {
         if (!('str' in item) || item.str.trim() === '') return [];
@@ -115,6 +144,7 @@ export async function readPdf(pdf: Buffer): Promise<ReadPdf> {
     pageCount: document.numPages,
     pageSizes,
     texts,
+    lines,
     boxes,
     info: Object.fromEntries(
       Object.entries(info as Record<string, unknown>).filter(
@@ -144,6 +174,48 @@ export async function signaturePng(): Promise<Buffer> {
   context.stroke();
   return canvas.toBuffer('image/png');
 }
+
+const run = promisify(execFile);
+
+/**
+ * The text poppler's pdftotext reads from the PDF (UTF-8, its reading order), or null when
+ * pdftotext is not installed. pdftotext wraps a right-to-left line in directional embedding marks
+ * (U+202B ... U+202C), invisible formatting of its own: they are removed.
+ */
+export async function pdfToText(pdf: Buffer): Promise<string | null> {
+  const directory = await mkdtemp(join(tmpdir(), 'pdftotext-'));
+  try {
+    const file = join(directory, 'document.pdf');
+    await writeFile(file, pdf);
+    const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 16 * 1024 * 1024 });
+    return stdout.replace(/[\u202a-\u202e\u2066-\u2069]/g, '');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Names in the scripts a certificate or a badge must print (README, "PDFs"): each is read back
+ * exactly. Arabic and Hebrew are written in logical order, as typed; the PDF draws them right to
+ * left, joined, and a reader gives back the logical string.
+ */
+export const WORLD_NAMES = {
+  /** Latin Extended with a CJK part: what used to print as "Lukasz Zólc (??)". */
+  polishAndJapanese: 'Łukasz Żółć (田中)',
+  vietnamese: 'Nguyễn Thị Minh Khai',
+  greek: 'Γιώργος Παπαδόπουλος',
+  cyrillic: 'Юлия Щербакова',
+  /** Joined letters, a lam-alef, reh and zain (one shape but for a dot in some fonts). */
+  arabic: 'عبد السلام الزهراني',
+  hebrew: 'יעל כהן',
+  chinese: '张晓明',
+  japanese: '山田 さくら',
+  korean: '김민준',
+  mixedLatinChinese: 'Chen 陈伟 Wei',
+} as const;
 
 /**
  * A signature as an attacker plants it: `size` x `size` RGBA whose alpha is noise (64..127, which

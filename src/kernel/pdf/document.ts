@@ -1,4 +1,10 @@
-/** A pdfkit document's output stream collected into one Buffer. */
+/** What every PDF document shares: its options, its output stream collected into one Buffer. */
+
+/**
+ * pdfkit document options for drawing with the embedded fonts only (kernel/pdf/fonts.ts): no
+ * default standard font, whose metrics pdfkit would otherwise parse for every document.
+ */
+export const EMBEDDED_FONTS_ONLY = { font: '' } as const;
 
 /**
  * Resolves with the whole file once `doc.end()` has been called and pdfkit has written the last

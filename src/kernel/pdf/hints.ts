@@ -5,7 +5,7 @@
  * `__proto__`) is taken for a hint.
  */
 import { normalizeHex } from './colors.ts';
-import { toWinAnsi } from './winansi.ts';
+import { cleanText } from './text.ts';
 
 /** The hints object, or null when design_data is not a plain object (null, an array, a string). */
 export function hintRecord(designData: unknown): object | null {
@@ -26,11 +26,10 @@ export function colorHint(hints: object | null, key: string): string | null {
   return typeof value === 'string' ? normalizeHex(value) : null;
 }
 
-/** A text hint reduced to WinAnsi, cut at `maxChars` and trimmed; null when absent or blank. */
+/** A text hint cleaned for drawing (see `cleanText`), at most `maxChars`; null when absent or blank. */
 export function textHint(hints: object | null, key: string, maxChars: number): string | null {
   const value = hints === null ? undefined : ownValue(hints, key);
-  if (typeof value !== 'string') return null;
-  const cleaned = toWinAnsi(value).slice(0, maxChars).trim();
+  const cleaned = cleanText(value, maxChars);
   return cleaned === '' ? null : cleaned;
 }
 

@@ -7,7 +7,7 @@ import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../../test/assertions.ts';
 import { checkAuth } from '../../../../test/auth-check.ts';
 import type { TestUser } from '../../../../test/harness.ts';
-import { readPdf } from '../../../../test/pdf.ts';
+import { readPdf, WORLD_NAMES } from '../../../../test/pdf.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import type { Event } from '../events/events.schemas.ts';
 import { UNKNOWN_ID, useTeam } from '../events.fixtures.ts';
@@ -235,6 +235,27 @@ describe('badge printing', () => {
       const pdf = await readPdf(response.rawPayload);
       assert.equal(pdf.pageCount, 2);
       assert.deepEqual(await pdf.qrs(), [await actionUrlOf(ids.basic), await actionUrlOf(ids.admin)]);
+    });
+
+    it("prints holders' names in any script, read back exactly by pdf.js", async () => {
+      const { edition: world } = await setupEdition({
+        from: 300,
+        to: 320,
+        fields: { name: 'Весенний выпуск' },
+      });
+      const ticket = await createTicketType(world.id, { name: 'Γενική είσοδος' });
+      const names = Object.values(WORLD_NAMES);
+      for (const name of names) {
+        const person = await t.actor('world', { name });
+        expectOk(await register(person, world.id, ticket.id), 201);
+      }
+      const response = await fetchPdf(world.id);
+      assert.equal(response.statusCode, 200);
+      const pdf = await readPdf(response.rawPayload);
+      const lines = pdf.lines.flat();
+      for (const name of names) assert.ok(lines.includes(name), `${name}: ${JSON.stringify(lines)}`);
+      assert.ok(lines.includes('Γενική είσοδος'), 'the ticket name too');
+      assert.ok(lines.includes('Весенний выпуск'), 'and the edition name');
     });
 
     it('answers errors with the JSON envelope', async () => {

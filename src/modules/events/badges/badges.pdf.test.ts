@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readPdf } from '../../../../test/pdf.ts';
+import { pdfToText, readPdf, WORLD_NAMES } from '../../../../test/pdf.ts';
 import { type BadgePrintItem, renderBadgesPdf } from './badges.pdf.ts';
 
 const BASE_URL = 'https://convene.example';
@@ -115,6 +115,57 @@ describe('badges: printable PDF', () => {
     assert.ok(!pageText(pdf.texts[2]!).includes('cy@example.org'));
   });
 
+  it('prints names in any script: pdf.js and pdftotext read each back exactly', async () => {
+    const names = Object.values(WORLD_NAMES);
+    const pdf = await renderBadgesPdf(names.map((name) => badge({ variables: { holder_name: name } })));
+    const read = await readPdf(pdf);
+    assert.equal(read.pageCount, names.length);
+    const poppler = await pdfToText(pdf);
+    for (const [index, name] of names.entries()) {
+      const lines = read.lines[index]!;
+      assert.ok(lines.includes(name), `page ${index + 1} shows ${name}: ${JSON.stringify(lines)}`);
+      assert.ok(!lines.join(' ').includes('?'), `no glyph printed as "?": ${JSON.stringify(lines)}`);
+      assert.equal(await read.qr(index), badge({}).variables.action_url, `page ${index + 1} QR`);
+    }
+    if (poppler !== null) {
+      const pages = poppler.split('\f');
+      for (const [index, name] of names.entries()) {
+        const popplerLines = pages[index]!.split('\n').map((line) => line.trim());
+        assert.ok(
+          popplerLines.includes(name),
+          `pdftotext reads ${name} on page ${index + 1}: ${pages[index]}`,
+        );
+      }
+    }
+    assert.ok(pdf.length < 60_000 * names.length, `only the glyphs used are embedded: ${pdf.length} bytes`);
+  });
+
+  it('prints the title, event, edition and ticket in any script', async () => {
+    const read = await readPdf(
+      await renderBadgesPdf([
+        badge({
+          design_data: { title: 'Ομιλητής' },
+          variables: {
+            event_name: 'مؤتمر الربيع',
+            edition_name: 'Весенний выпуск',
+            ticket_name: '一般チケット',
+            holder_name: WORLD_NAMES.hebrew,
+          },
+        }),
+      ]),
+    );
+    const lines = read.lines[0]!;
+    for (const expected of [
+      'Ομιλητής',
+      'مؤتمر الربيع',
+      'Весенний выпуск',
+      '一般チケット',
+      WORLD_NAMES.hebrew,
+    ]) {
+      assert.ok(lines.includes(expected), `shows "${expected}": ${JSON.stringify(lines)}`);
+    }
+  });
+
   it('keeps the content streams compressed and sets the document info', async () => {
     const pdf = await renderBadgesPdf(items.slice(0, 1));
     assert.match(pdf.toString('latin1'), /\/Filter \/FlateDecode/);
@@ -123,7 +174,7 @@ describe('badges: printable PDF', () => {
     assert.equal(info.Creator, 'Convene');
   });
 
-  it('renders design_data of the wrong types, and characters WinAnsi lacks, with the defaults', async () => {
+  it('renders design_data of the wrong types, and characters of any script, with the defaults', async () => {
     const odd = [
       badge({ design_data: { accent_color: 42, title: {} } }),
       badge({ design_data: { accent_color: 'red', title: ['x'] } }),
@@ -140,9 +191,12 @@ describe('badges: printable PDF', () => {
     for (const [index, item] of odd.entries()) {
       assert.equal(await read.qr(index), item.variables.action_url, `page ${index + 1} QR`);
     }
-    const last = pageText(read.texts[4]!);
-    assert.ok(last.includes('Lódz ?? ? Summit line two'), last);
-    assert.ok(last.includes('l•••@e•••.com'), last);
+    const last = read.lines[4]!.join(' ');
+    assert.ok(last.includes('Łódź 東京'), last);
+    assert.ok(last.includes('Summit line two'), last);
+    assert.ok(last.includes('ł•••@e•••.com'), last);
+    assert.ok(!last.includes('?'), `no glyph printed as "?": ${last}`);
+    assert.ok(!last.includes('łukasz@example.com'), last);
   });
 
   it('renders a badge whose action_url cannot be a QR code without one', async () => {

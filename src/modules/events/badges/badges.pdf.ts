@@ -19,18 +19,24 @@
  * Zero items render a valid one-page PDF that says there are no active badges to print, so the
  * endpoint always answers a printable document rather than an empty or invalid file.
  *
- * Only the standard Helvetica fonts are used (no font files of ours). They can show WinAnsi
- * (Windows-1252) text only, so every string is reduced to it first: accents that WinAnsi lacks
- * are dropped to their base letter where possible, anything else becomes `?`. Long texts shrink,
- * then wrap, then are cut with an ellipsis inside their box; nothing overflows the page.
+ * Text is in any script, in Noto Sans and the fonts that cover what it lacks (kernel/pdf/fonts.ts:
+ * Arabic and Hebrew right to left and joined, Chinese, Japanese, Korean); pdfkit embeds only the
+ * glyphs used. Long texts shrink, then wrap, then are cut with an ellipsis inside their box;
+ * nothing overflows the page.
  */
 import PDFDocument from 'pdfkit';
 import { isLight } from '../../../kernel/pdf/colors.ts';
-import { collectPdf } from '../../../kernel/pdf/document.ts';
-import { drawFitted, type FitOptions } from '../../../kernel/pdf/fit.ts';
+import { collectPdf, EMBEDDED_FONTS_ONLY } from '../../../kernel/pdf/document.ts';
+import {
+  ASCENT_EM,
+  drawFitted,
+  type FitOptions,
+  LINE_HEIGHT_EM,
+  textWidth,
+} from '../../../kernel/pdf/fit.ts';
 import { colorHint, hintRecord, textHint } from '../../../kernel/pdf/hints.ts';
 import { drawQr, qrMatrix } from '../../../kernel/pdf/qr.ts';
-import { toWinAnsi } from '../../../kernel/pdf/winansi.ts';
+import { cleanText } from '../../../kernel/pdf/text.ts';
 import { publicHolderName } from '../holder-name.ts';
 
 export interface BadgePrintItem {
@@ -64,6 +70,8 @@ const DEFAULT_ACCENT = '#1d4ed8';
 const INK = '#111827';
 const MUTED = '#4b5563';
 const TITLE_MAX_CHARS = 60;
+/** Names and labels are cut here before they are fitted (they shrink, wrap, then get an ellipsis). */
+const TEXT_MAX_CHARS = 300;
 const PAGES_PER_YIELD = 20;
 
 interface DesignHints {
@@ -74,6 +82,7 @@ interface DesignHints {
 
 export async function renderBadgesPdf(items: BadgePrintItem[]): Promise<Buffer> {
   const doc = new PDFDocument({
+    ...EMBEDDED_FONTS_ONLY,
     size: [PAGE_WIDTH, PAGE_HEIGHT],
     margin: 0,
     autoFirstPage: false,
@@ -95,26 +104,33 @@ export async function renderBadgesPdf(items: BadgePrintItem[]): Promise<Buffer> 
 
 function drawEmptyPage(doc: PDFKit.PDFDocument): void {
   doc.addPage();
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK);
-  doc.text('No active badges to print', MARGIN, PAGE_HEIGHT / 2 - 30, {
-    width: CONTENT_WIDTH,
-    align: 'center',
+  drawCentered(doc, 'No active badges to print', {
+    font: 'sans-bold',
+    sizes: [16],
+    maxLines: 2,
+    y: PAGE_HEIGHT / 2 - 30,
+    boxHeight: 40,
+    color: INK,
   });
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED);
-  doc.text('The selection holds no active badge emissions.', MARGIN, PAGE_HEIGHT / 2, {
-    width: CONTENT_WIDTH,
-    align: 'center',
+  drawCentered(doc, 'The selection holds no active badge emissions.', {
+    font: 'sans',
+    sizes: [10],
+    maxLines: 2,
+    y: PAGE_HEIGHT / 2,
+    boxHeight: 26,
+    color: MUTED,
   });
 }
 
 function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
   const hints = readDesignHints(item.design_data);
   const vars = item.variables ?? ({} as Partial<BadgePrintItem['variables']>);
-  const eventName = toWinAnsi(vars.event_name) || 'Event';
-  const editionName = toWinAnsi(vars.edition_name);
-  const holder = toWinAnsi(publicHolderName(vars.holder_name, vars.holder_email ?? ''));
+  const eventName = cleanText(vars.event_name, TEXT_MAX_CHARS) || 'Event';
+  const editionName = cleanText(vars.edition_name, TEXT_MAX_CHARS);
+  const holder = cleanText(publicHolderName(vars.holder_name, vars.holder_email ?? ''), TEXT_MAX_CHARS);
   const ticket =
-    toWinAnsi(vars.ticket_name ?? item.ticket_name) || (item.origin === 'staff' ? 'Staff' : 'Participant');
+    cleanText(vars.ticket_name ?? item.ticket_name, TEXT_MAX_CHARS) ||
+    (item.origin === 'staff' ? 'Staff' : 'Participant');
   doc.addPage();
 
   // 1. Band: optional title label, then the event name centred in what is left of the band.
@@ -122,7 +138,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
   let bandTop = 16;
   if (hints.title !== null) {
     drawCentered(doc, hints.title, {
-      font: 'Helvetica-Bold',
+      font: 'sans-bold',
       sizes: [9, 7],
       maxLines: 1,
       y: 14,
@@ -133,7 +149,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
     bandTop = 32;
   }
   drawCentered(doc, eventName, {
-    font: 'Helvetica-Bold',
+    font: 'sans-bold',
     sizes: [22, 20, 18, 16, 14, 13, 12, 11, 10],
     maxLines: bandTop === 16 ? 3 : 2,
     y: bandTop,
@@ -145,7 +161,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
   // 2. Edition name and holder: the holder line prefers one line, shrinking before it wraps.
   if (editionName !== '') {
     drawCentered(doc, editionName, {
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [13, 12, 11, 10, 9],
       maxLines: 2,
       y: 110,
@@ -154,7 +170,7 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
     });
   }
   drawCentered(doc, holder, {
-    font: 'Helvetica-Bold',
+    font: 'sans-bold',
     sizes: [16, 15, 14, 13, 12, 11, 10, 9],
     maxLines: 1,
     fallback: { size: 8, maxLines: 3 },
@@ -169,16 +185,21 @@ function drawBadge(doc: PDFKit.PDFDocument, item: BadgePrintItem): void {
 
   // 4. QR code of action_url, or a note when it cannot be encoded (empty or over capacity).
   const matrix = qrMatrix(vars.action_url);
+  const caption = { font: 'sans', maxLines: 1, color: MUTED } as const;
   if (matrix === null) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-    doc.text('QR code unavailable', MARGIN, QR_TOP + QR_BOX / 2, { width: CONTENT_WIDTH, align: 'center' });
+    drawCentered(doc, 'QR code unavailable', {
+      ...caption,
+      sizes: [9],
+      y: QR_TOP + QR_BOX / 2,
+      boxHeight: 12,
+    });
   } else {
     drawQr(doc, matrix, (PAGE_WIDTH - QR_BOX) / 2, QR_TOP, QR_BOX);
-    doc.font('Helvetica').fontSize(7).fillColor(MUTED);
-    doc.text('Scan to check this badge', MARGIN, QR_TOP + QR_BOX + 2, {
-      width: CONTENT_WIDTH,
-      align: 'center',
-      lineBreak: false,
+    drawCentered(doc, 'Scan to check this badge', {
+      ...caption,
+      sizes: [7],
+      y: QR_TOP + QR_BOX + 2,
+      boxHeight: 10,
     });
   }
 }
@@ -189,27 +210,25 @@ function drawCentered(doc: PDFKit.PDFDocument, text: string, options: Omit<FitOp
 }
 
 function drawPill(doc: PDFKit.PDFDocument, label: string, hints: DesignHints, top: number): void {
-  doc.font('Helvetica-Bold');
-  let size = 12;
   const maxText = CONTENT_WIDTH - 24;
-  for (; size > 8; size -= 1) {
-    doc.fontSize(size);
-    if (doc.widthOfString(label) <= maxText) break;
-  }
-  doc.fontSize(size);
-  const textWidth = Math.min(doc.widthOfString(label), maxText);
+  let size = 12;
+  for (; size > 8; size -= 1) if (textWidth(doc, label, 'sans-bold', size) <= maxText) break;
+  const textWide = Math.min(textWidth(doc, label, 'sans-bold', size), maxText);
   const height = 24;
-  const width = textWidth + 24;
+  const width = textWide + 24;
   const x = (PAGE_WIDTH - width) / 2;
   doc.roundedRect(x, top, width, height, height / 2).fill(hints.accent);
-  doc.fillColor(hints.onAccent);
-  const textTop = top + (height - doc.currentLineHeight(false)) / 2 + 1;
-  doc.text(label, x + 12, textTop, {
-    width: textWidth + 0.5,
-    align: 'center',
-    lineBreak: false,
-    height: doc.currentLineHeight(true),
-    ellipsis: true,
+  // The baseline half a cap height below the pill's middle: capitals sit centred in it.
+  const baseline = top + height / 2 + 0.36 * size;
+  drawFitted(doc, label, {
+    font: 'sans-bold',
+    sizes: [size],
+    maxLines: 1,
+    x: x + 12,
+    width: textWide + 0.5,
+    y: baseline - ASCENT_EM * size,
+    boxHeight: size * LINE_HEIGHT_EM + 1,
+    color: hints.onAccent,
   });
 }
 

@@ -13,7 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type ReadPdf, readPdf, signaturePng, type TextBox } from '../../../../test/pdf.ts';
+import {
+  pdfToText,
+  type ReadPdf,
+  readPdf,
+  signaturePng,
+  type TextBox,
+  WORLD_NAMES,
+} from '../../../../test/pdf.ts';
 import { type CertificatePdfData, renderCertificatePdf } from './certificate.pdf.ts';
 
 const A4_LANDSCAPE = { width: 841.89, height: 595.28 };
@@ -64,7 +71,7 @@ function certificate(overrides: Partial<CertificatePdfData> = {}): CertificatePd
 }
 
 /** All text of a page as one string with single spaces, so wrapped lines read as one. */
-const pageText = (read: ReadPdf) => read.texts[0]!.join(' ').replace(/\s+/g, ' ');
+const pageText = (read: ReadPdf) => read.lines[0]!.join(' ').replace(/\s+/g, ' ');
 const imageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0;
 
 const overlaps = (a: Omit<TextBox, 'text'>, b: Omit<TextBox, 'text'>, slack = 0.5) =>
@@ -135,6 +142,80 @@ describe('certificate PDF', { timeout: 120_000 }, () => {
     const read = await readPdf(pdf);
     assert.equal(read.texts[0]!.filter((item) => item === 'Marco Rossi').length, 2);
     assert.equal(read.texts[0]!.filter((item) => item === 'Ana Lima').length, 1);
+  });
+
+  it('prints names in any script: pdf.js and pdftotext read each back exactly', async () => {
+    for (const name of Object.values(WORLD_NAMES)) {
+      const pdf = await renderCertificatePdf(
+        certificate({
+          holder_name: name,
+          signatures: [{ signatory_name: name, signatory_title: name, image_url: 'https://x.example/s.png' }],
+        }),
+      );
+      const read = await readValid(pdf);
+      // The holder; the signatory in print and the title; and in the script style above the rule,
+      // where a reader may take a wide kerning gap of the handwriting font ("K h") for a space.
+      const lines = read.lines[0]!;
+      assert.equal(
+        lines.filter((line) => line === name).length >= 3,
+        true,
+        `${name}: ${JSON.stringify(lines)}`,
+      );
+      const unspaced = (line: string) => line.replaceAll(' ', '');
+      assert.equal(
+        lines.filter((line) => unspaced(line) === unspaced(name)).length,
+        4,
+        `${name}: ${JSON.stringify(lines)}`,
+      );
+      assert.ok(!pageText(read).includes('?'), `no glyph printed as "?": ${pageText(read)}`);
+      const poppler = await pdfToText(pdf);
+      if (poppler !== null) {
+        const popplerLines = poppler.split('\n').map((line) => line.trim());
+        assert.ok(popplerLines.includes(name), `pdftotext reads ${name}: ${poppler}`);
+      }
+      assert.ok(pdf.length < 150_000, `only the glyphs used are embedded: ${pdf.length} bytes for ${name}`);
+    }
+  });
+
+  it('prints titles, edition, event, place, programs and description in any script', async () => {
+    const data = certificate({
+      holder_name: WORLD_NAMES.arabic,
+      template: {
+        name: 'Attendance',
+        description: `${WORLD_NAMES.korean} · ${WORLD_NAMES.hebrew}`,
+        kind: 'program_attendance',
+        design_data: { title: 'Πιστοποιητικό συμμετοχής', subtitle: 'Свидетельство' },
+      },
+      edition: { ...certificate().edition, name: 'Весенний выпуск', location_name: '東京' },
+      event: { name: 'مؤتمر الربيع' },
+      programs: ['日本語セッション', 'Łódź'],
+    });
+    const read = await readValid(await renderCertificatePdf(data));
+    // A line may break between two Chinese or Japanese characters, which have no space between.
+    const cjk = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]';
+    const text = pageText(read).replace(new RegExp(`(?<=${cjk}) (?=${cjk})`, 'gu'), '');
+    for (const expected of [
+      'Πιστοποιητικό συμμετοχής',
+      'Свидетельство',
+      WORLD_NAMES.arabic,
+      'took part in 日本語セッション and Łódź at Весенний выпуск of مؤتمر الربيع, 12–14 March 2026, 東京.',
+      `${WORLD_NAMES.korean} · ${WORLD_NAMES.hebrew}`,
+    ]) {
+      assert.ok(text.includes(expected), `shows "${expected}": ${text}`);
+    }
+  });
+
+  it('orders a right-to-left name with numbers as it reads: the number left of the words before it', async () => {
+    // "Spring conference 2026" in Arabic: read right to left, the year comes last, so at the left.
+    const read = await readValid(
+      await renderCertificatePdf(certificate({ holder_name: 'مؤتمر الربيع 2026', signatures: [] })),
+    );
+    const boxes = read.boxes[0]!;
+    const year = boxes.find((box) => box.text.includes('2026') && !box.text.includes('March'));
+    const words = boxes.find((box) => box.text.includes('الربيع'));
+    assert.ok(year !== undefined && words !== undefined, JSON.stringify(boxes));
+    assert.ok(year.right <= words.left + 0.5, `the year at the left: ${JSON.stringify([year, words])}`);
+    assert.ok(Math.abs(year.bottom - words.bottom) < 0.5, 'on one line');
   });
 
   it('names the programs of a program_attendance certificate, with dates across months', async () => {
@@ -292,10 +373,15 @@ describe('certificate PDF', { timeout: 120_000 }, () => {
       assert.ok(text.includes('Certificate of Attendance'), `default title: ${text.slice(0, 200)}`);
       assert.ok(text.includes('Maria Guadalupe'), 'the name starts');
       assert.ok(text.includes('…'), 'and is cut with an ellipsis');
-      assert.ok(text.includes('Lódz ?? ? Summit line two'), 'characters outside WinAnsi degrade');
-      assert.ok(text.includes('Lucja Zólkiewska ??'), 'in print under the rule too');
-      assert.ok(text.includes('Šárka Ždánská ƒ†'), 'WinAnsi keeps what it has');
-      assert.ok(text.includes('Sárka Zdánská f?'), 'the script font lacks some of it');
+      assert.ok(text.includes('Łódź 東京'), `every script prints: ${text.slice(0, 400)}`);
+      assert.ok(text.includes('Summit line two'), 'a newline is a space');
+      // In print under the rule; above it in the script style (its fallbacks for the rest), cut
+      // with an ellipsis where the slot is too narrow even at its smallest size.
+      const lines = read.lines[0]!;
+      assert.ok(lines.includes('Łucja Żółkiewska 東京'), JSON.stringify(lines));
+      assert.equal(lines.filter((line) => line.startsWith('Łucja Żółkiewska')).length, 2);
+      assert.equal(lines.filter((line) => line === 'Šárka Ždánská ƒ†').length, 2);
+      assert.ok(!text.includes('?'), 'no glyph printed as "?"');
       assert.ok(!text.includes('Sixth Signatory'), 'five signatures at most');
       assert.equal(imageCount(pdf), 0, 'neither the GIF nor the truncated PNG is embedded');
       assert.equal(await read.qr(0), data.verify_url);

@@ -25,19 +25,22 @@
  *   and the default accent gold). Muted text and rules are the text colour mixed towards the
  *   background. The QR code always sits on a white square so it scans on any background.
  *
- * Text uses the standard Times and Helvetica fonts, reduced to WinAnsi like the badges
- * (kernel/pdf/winansi.ts: "José Ñúñez" as is, "Łukasz" as "Lukasz", other scripts as `?`). Every
- * text has a box: it shrinks, then wraps, then is cut with an ellipsis; nothing overflows. Inputs
- * are cut to a few hundred characters before measuring, so a huge string costs no more than a
- * long one. The renderer does no I/O but reading the bundled script font (kernel/pdf/script-font.ts);
- * it never fetches a URL.
+ * Text is in any script: Noto Serif for the title and the holder, Noto Sans for the rest, and for
+ * what they lack the Arabic, Hebrew and CJK fonts, per character (kernel/pdf/fonts.ts), right to
+ * left where it reads so (kernel/pdf/runs.ts). Names inside the sentence are isolated, so an Arabic
+ * event name does not carry the dates after it into its direction. Every text has a box: it
+ * shrinks, then wraps, then is cut with an ellipsis; nothing overflows. Inputs are cut to a few
+ * hundred characters before measuring, so a huge string costs no more than a long one. The
+ * renderer does no I/O but reading the fonts from their packages (once per process); it never
+ * fetches a URL.
  */
 import PDFDocument from 'pdfkit';
 import { isLight, mixHex } from '../../../kernel/pdf/colors.ts';
-import { collectPdf } from '../../../kernel/pdf/document.ts';
+import { collectPdf, EMBEDDED_FONTS_ONLY } from '../../../kernel/pdf/document.ts';
 import { drawFitted, type FitOptions, measureFitted } from '../../../kernel/pdf/fit.ts';
 import { booleanHint, colorHint, hintRecord, textHint } from '../../../kernel/pdf/hints.ts';
 import { drawQr, qrMatrix } from '../../../kernel/pdf/qr.ts';
+import { isolate } from '../../../kernel/pdf/text.ts';
 import { formatDate, formatDateRange } from './certificate.dates.ts';
 import { drawRevokedMark, type Revocation } from './certificate.revoked.ts';
 import { drawSignatures } from './certificate.signatures.ts';
@@ -89,6 +92,7 @@ interface Design {
 export async function renderCertificatePdf(data: CertificatePdfData): Promise<Buffer> {
   const design = readDesign(data.template?.design_data, data.template?.kind);
   const doc = new PDFDocument({
+    ...EMBEDDED_FONTS_ONLY,
     size: [PAGE_WIDTH, PAGE_HEIGHT],
     margin: 0,
     info: {
@@ -176,7 +180,7 @@ function drawHeading(doc: PDFKit.PDFDocument, design: Design): number {
   const { palette } = design;
   let y = 62;
   y += drawFitted(doc, design.title, {
-    font: 'Times-Bold',
+    font: 'serif-bold',
     sizes: [36, 34, 32, 30, 28, 26, 24, 22],
     maxLines: 1,
     fallback: { size: 19, maxLines: 2 },
@@ -189,7 +193,7 @@ function drawHeading(doc: PDFKit.PDFDocument, design: Design): number {
   if (design.subtitle !== null) {
     y += 4;
     y += drawFitted(doc, design.subtitle, {
-      font: 'Times-Italic',
+      font: 'serif-italic',
       sizes: [15, 14, 13, 12],
       maxLines: 1,
       fallback: { size: 11, maxLines: 2 },
@@ -238,14 +242,14 @@ function drawMiddle(
     {
       kind: 'text',
       text: 'This certifies that',
-      options: { font: 'Times-Italic', sizes: [16], maxLines: 1, boxHeight: 19, color: palette.muted },
+      options: { font: 'serif-italic', sizes: [16], maxLines: 1, boxHeight: 19, color: palette.muted },
       gapAfter: 8,
     },
     {
       kind: 'text',
       text: holder,
       options: {
-        font: 'Times-Bold',
+        font: 'serif-bold',
         sizes: [44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24],
         maxLines: 1,
         fallback: { size: 21, maxLines: 2 },
@@ -256,7 +260,7 @@ function drawMiddle(
     },
     { kind: 'rule', width: 360, gapAfter: 16 },
   ];
-  const body = { font: 'Helvetica', color: palette.text } as const;
+  const body = { font: 'sans', color: palette.text } as const;
   const sentence = {
     ...body,
     sizes: [14, 13, 12, 11, 10],
@@ -271,7 +275,7 @@ function drawMiddle(
     items.push({
       kind: 'text',
       text: detailsLine(data),
-      options: { font: 'Helvetica', sizes: [11, 10, 9], maxLines: 2, boxHeight: 26, color: palette.muted },
+      options: { font: 'sans', sizes: [11, 10, 9], maxLines: 2, boxHeight: 26, color: palette.muted },
       gapAfter: 10,
     });
   }
@@ -281,7 +285,7 @@ function drawMiddle(
       kind: 'text',
       text: description,
       options: {
-        font: 'Helvetica-Oblique',
+        font: 'sans-italic',
         sizes: [11, 10.5, 10, 9.5, 9],
         maxLines: 3,
         fallback: { size: 8, maxLines: 4 },
@@ -321,21 +325,21 @@ function drawMiddle(
 function editionPhrase(data: CertificatePdfData): string {
   const edition = plainText(data.edition?.name, 200);
   const event = plainText(data.event?.name, 200);
-  if (edition === '') return event;
-  if (event === '' || edition.toLowerCase().includes(event.toLowerCase())) return edition;
-  return `${edition} of ${event}`;
+  if (edition === '') return isolate(event);
+  if (event === '' || edition.toLowerCase().includes(event.toLowerCase())) return isolate(edition);
+  return `${isolate(edition)} of ${isolate(event)}`;
 }
 
 /** ", 12–14 March 2026, Lisbon" (each part only when known). */
 function whenAndWhere(data: CertificatePdfData): string[] {
   const dates = formatDateRange(data.edition?.starts_at, data.edition?.ends_at);
-  const location = plainText(data.edition?.location_name, 200);
+  const location = isolate(plainText(data.edition?.location_name, 200));
   return [dates, location].filter((part) => part !== '');
 }
 
 function attendanceSentence(data: CertificatePdfData): string {
   const programs = (Array.isArray(data.programs) ? data.programs : [])
-    .map((name) => plainText(name, 120))
+    .map((name) => isolate(plainText(name, 120)))
     .filter((name) => name !== '');
   const place = editionPhrase(data);
   let sentence: string;
@@ -381,7 +385,7 @@ function drawVerification(
   if (url !== '') {
     y += drawFitted(doc, `Verify at ${url}`, {
       ...small,
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [8, 7.5, 7, 6.5],
       maxLines: 1,
       fallback: { size: 6.5, maxLines: 2 },
@@ -392,7 +396,7 @@ function drawVerification(
   if (code !== '') {
     drawFitted(doc, `Verification code ${code}`, {
       ...small,
-      font: 'Helvetica-Bold',
+      font: 'sans-bold',
       sizes: [8, 7.5, 7, 6.5],
       maxLines: 1,
       y: y + 1,
@@ -402,7 +406,7 @@ function drawVerification(
   const issued = formatDate(data.issued_at);
   if (issued !== '') {
     drawFitted(doc, `Issued on ${issued}`, {
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [8.5],
       maxLines: 1,
       x: CONTENT_X - 16,

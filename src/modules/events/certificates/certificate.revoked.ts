@@ -34,7 +34,7 @@ export function drawRevokedMark(doc: PDFKit.PDFDocument, revocation: Revocation)
     .stroke(RED);
   let y = top + 16;
   y += drawFitted(doc, 'REVOKED', {
-    font: 'Helvetica-Bold',
+    font: 'sans-bold',
     sizes: [50],
     maxLines: 1,
     ...inner,
@@ -44,7 +44,7 @@ export function drawRevokedMark(doc: PDFKit.PDFDocument, revocation: Revocation)
   });
   const date = formatDate(revocation.at);
   y += drawFitted(doc, date === '' ? 'Revoked' : `Revoked on ${date}`, {
-    font: 'Helvetica-Bold',
+    font: 'sans-bold',
     sizes: [13],
     maxLines: 1,
     ...inner,
@@ -55,7 +55,7 @@ export function drawRevokedMark(doc: PDFKit.PDFDocument, revocation: Revocation)
   const reason = plainText(revocation.reason, 300);
   if (reason !== '') {
     drawFitted(doc, reason, {
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [12, 11, 10, 9],
       maxLines: 2,
       fallback: { size: 8.5, maxLines: 3 },

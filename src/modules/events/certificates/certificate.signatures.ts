@@ -4,9 +4,10 @@
  *
  * The mark is the signature image when `image_url` is a `data:image/png;base64,...` URL holding a
  * PNG that passes kernel/pdf/png.ts (scaled into its box, aspect kept, standing on the rule).
- * Any other URL, or a PNG that fails the checks, gives the signatory's name in a script font
- * (kernel/pdf/script-font.ts; Times Italic if that font cannot be read). A URL is never fetched:
- * strings never reach pdfkit's `image()`, which would read a path from disk.
+ * Any other URL, or a PNG that fails the checks, gives the signatory's name in the `script` text
+ * style (kernel/pdf/fonts.ts: Great Vibes, and for the letters it lacks, such as Greek, Arabic or
+ * Chinese, the serif italic and the other scripts' fonts). A URL is never fetched: strings never
+ * reach pdfkit's `image()`, which would read a path from disk.
  *
  * At most MAX_SIGNATURES are drawn, the first ones in the order given (the caller's order is the
  * edition's): five keep names legible beside the QR code, and a certificate with more signatories
@@ -14,9 +15,8 @@
  * signatures, no row. The row is centred on the page when it fits there beside the QR code, else
  * moved left only as far as needed.
  */
-import { drawFitted } from '../../../kernel/pdf/fit.ts';
+import { ASCENT_EM, drawFitted, textWidth } from '../../../kernel/pdf/fit.ts';
 import { pngFromDataUrl } from '../../../kernel/pdf/png.ts';
-import { scriptFont, toScriptText } from '../../../kernel/pdf/script-font.ts';
 import { type CertificatePalette, PAGE_WIDTH, plainText } from './certificate.style.ts';
 
 export const MAX_SIGNATURES = 5;
@@ -28,8 +28,6 @@ const RULE_GAP = 4;
 const MAX_RULE = 160;
 /** Script sizes to try, largest first; the smallest is still cut with an ellipsis if needed. */
 const SCRIPT_SIZES = [30, 28, 26, 24, 22, 20, 18, 16, 14];
-/** Ascender over the font size: where the baseline sits below the top of a line. */
-const ASCENT: Record<string, number> = { GreatVibes: 0.851, 'Times-Italic': 0.683 };
 /** Distance from the script's baseline down to the rule: room for its descenders. */
 const BASELINE_ABOVE_RULE = 7;
 
@@ -104,7 +102,7 @@ function drawSignature(
   let y = ruleY + 5;
   if (name !== '') {
     y += drawFitted(doc, name, {
-      font: 'Helvetica-Bold',
+      font: 'sans-bold',
       sizes: [10.5, 10, 9.5, 9, 8.5, 8],
       maxLines: 1,
       fallback: { size: 7.5, maxLines: 2 },
@@ -118,7 +116,7 @@ function drawSignature(
   const title = plainText(signature.title, 160);
   if (title !== '') {
     drawFitted(doc, title, {
-      font: 'Helvetica',
+      font: 'sans',
       sizes: [9, 8.5, 8],
       maxLines: 2,
       fallback: { size: 7.5, maxLines: 2 },
@@ -143,7 +141,7 @@ function drawImage(doc: PDFKit.PDFDocument, url: unknown, x: number, width: numb
   }
 }
 
-/** The name in the script font, as large as fits the slot, its baseline just above the rule. */
+/** The name in the script style, as large as fits the slot, its baseline just above the rule. */
 function drawScriptName(
   doc: PDFKit.PDFDocument,
   rawName: string,
@@ -152,26 +150,18 @@ function drawScriptName(
   width: number,
   ruleY: number,
 ): void {
-  const text = toScriptText(rawName.slice(0, 240)).slice(0, 120);
+  const text = plainText(rawName, 120);
   if (text === '') return;
-  const font = scriptFont(doc) ?? 'Times-Italic';
-  doc.font(font);
-  let size = SCRIPT_SIZES[SCRIPT_SIZES.length - 1]!;
-  for (const candidate of SCRIPT_SIZES) {
-    doc.fontSize(candidate);
-    if (doc.widthOfString(text) <= width) {
-      size = candidate;
-      break;
-    }
-  }
-  const ascent = ASCENT[font] ?? 0.8;
+  const size =
+    SCRIPT_SIZES.find((candidate) => textWidth(doc, text, 'script', candidate) <= width) ??
+    SCRIPT_SIZES[SCRIPT_SIZES.length - 1]!;
   drawFitted(doc, text, {
-    font,
+    font: 'script',
     sizes: [size],
     maxLines: 1,
     x,
     width,
-    y: ruleY - BASELINE_ABOVE_RULE - ascent * size,
+    y: ruleY - BASELINE_ABOVE_RULE - ASCENT_EM * size,
     boxHeight: size * 1.3,
     color: palette.text,
   });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
-import { readPdf, signaturePng } from '../../../../test/pdf.ts';
+import { readPdf, signaturePng, WORLD_NAMES } from '../../../../test/pdf.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { maskEmail } from '../holder-name.ts';
 import { formatDateRange } from './certificate.dates.ts';
@@ -102,5 +102,37 @@ describe('certificate PDF', () => {
     assert.ok(text.includes(maskEmail(bo.email)), `the masked address: ${text}`);
     assert.ok(!text.includes(bo.email.slice(0, bo.email.indexOf('@'))), `no part of the address: ${text}`);
     assert.ok(!text.includes('example.com'), `no part of the address: ${text}`);
+  });
+
+  it('prints holder and signatory names in any script, read back exactly by pdf.js', async () => {
+    const base = await f.setupAttendance();
+    const holders = [
+      WORLD_NAMES.polishAndJapanese,
+      WORLD_NAMES.arabic,
+      WORLD_NAMES.korean,
+      WORLD_NAMES.greek,
+    ];
+    const people = [];
+    for (const name of holders) people.push(await f.attendee(base.edition.id, base.general.id, name));
+    await f.createTemplate(base.edition.id, 'edition_attendance', { name: 'Attendance' });
+    await sign(base.edition.id, WORLD_NAMES.cyrillic, WORLD_NAMES.hebrew, 'https://signatures.example/y.png');
+    for (const person of people) await f.checkIn(base.edition.id, person);
+    await f.issueAndWait(base.edition.id);
+    const certificates = await f.certificatesOf(base.edition.id);
+    for (const [index, person] of people.entries()) {
+      const certificate = certificates.find((one) => one.user_id === person.id);
+      assert.ok(certificate !== undefined, `${holders[index]} has a certificate`);
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/certificates/${certificate.id}/pdf`,
+        headers: { authorization: `Bearer ${person.token}` },
+      });
+      assert.equal(response.statusCode, 200);
+      const lines = (await readPdf(response.rawPayload)).lines[0]!;
+      assert.ok(lines.includes(holders[index]!), `${holders[index]}: ${JSON.stringify(lines)}`);
+      // The signatory's name in the script font's place (a fallback covers Cyrillic) and in print.
+      assert.equal(lines.filter((line) => line === WORLD_NAMES.cyrillic).length, 2, JSON.stringify(lines));
+      assert.ok(lines.includes(WORLD_NAMES.hebrew), JSON.stringify(lines));
+    }
   });
 });

@@ -102,14 +102,17 @@ export function certificateFixtures(getTeam: () => Team) {
   }
 
   /** A signature for the edition: a request by the owner, fulfilled with `imageUrl` (201). */
+  /** Signatories so far: their e-mails are numbered (a name in any script need not make one). */
+  let signatories = 0;
   async function sign(editionId: string, name: string, title: string, imageUrl: string) {
+    signatories += 1;
     const request = expectOk(
       await app().post<{ token: string }>(`/editions/${editionId}/signature-requests`, {
         token: getTeam().owner.token,
         body: {
           signatory_name: name,
           signatory_title: title,
-          signatory_email: `${name.split(' ')[0]}@example.com`,
+          signatory_email: `signatory-${signatories}@example.com`,
         },
       }),
       201,
