@@ -251,6 +251,34 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
       ],
     );
   });
+
+  it('changes nothing for a payment that names no collector (mismatch, as another account)', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition();
+    const registration = expectOk(await h.register(await t.actor('payer'), edition.id, ticketType.id), 201);
+    const id = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    // Right reference, amount and currency, but no account it was paid to.
+    sim.addPayment({
+      id,
+      status: 'approved',
+      status_detail: 'accredited',
+      external_reference: registration.intent_id,
+      transaction_amount: 50.5,
+      currency_id: 'BRL',
+    });
+    assert.equal(await sim.notify(id), 200);
+    assert.equal((await h.intent(registration.intent_id ?? '')).status, 'pending');
+    assert.equal((await h.registration(registration.id)).status, 'pending_payment');
+    assert.equal((await h.ticketTypes(edition.id))[0]?.confirmed_count, 0);
+    const records = await t.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.resource_id, id));
+    assert.deepEqual(
+      records.map((record) => [record.outcome, record.reason]),
+      [['mismatch', 'the payment names no account it was paid to (collector)']],
+    );
+  });
 });
 
 describe('checkout: refusals and provider failures leave nothing behind', () => {
