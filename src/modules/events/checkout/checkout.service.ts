@@ -21,6 +21,8 @@ import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts
 import { findPaymentLink } from './payment-links.repository.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
+/** The reason of a refund a cancellation asks for (a paid seat cancelled, or cancelled while paying). */
+export const REGISTRATION_CANCELLED = 'registration_cancelled';
 
 export interface CheckoutDeps {
   db: Database;
@@ -197,4 +199,23 @@ export async function refundRegistration(
   const now = await tickets.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);
+}
+
+/**
+ * Cancels a confirmed, paid registration (its registrant, or an owner or admin: the caller checked
+ * that): all its money goes back first, through the payments port's serialised refund, and the
+ * refund's transition ends the registration `cancelled` in the same transaction, freeing its seat
+ * and revoking its badge (`checkout.listener.ts`). A confirmed paid seat is thus never released
+ * while its money is kept: when the provider fails (502) or another refund of it is in flight
+ * (409), the registration stays confirmed with its seat.
+ */
+export async function cancelPaidRegistration(
+  db: Database,
+  payments: PaymentsPort,
+  registration: RegistrationRow & { intent_id: string },
+): Promise<RegistrationRow> {
+  await payments.refundNow(db, registration.intent_id, REGISTRATION_CANCELLED);
+  const now = await tickets.findRegistration(db, registration.id);
+  if (now === undefined) throw notFound('Registration');
+  return now;
 }

@@ -1,7 +1,7 @@
 /**
  * Ticket types and registrations (contract 5.5). A registration takes a seat, is inserted and
  * emits the participant badge in one transaction; a cancellation frees the seat and revokes the
- * badge in one transaction.
+ * badge in one transaction (a paid one's, the transaction that records its refund).
  */
 import { findActorByEmail } from '../../../kernel/auth/actors.repository.ts';
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -13,7 +13,12 @@ import { AppError, conflict, notFound, validationError } from '../../../kernel/h
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import { requireEditionRole, requireReadableEdition, requireRegistrationAccess } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
-import { type CheckoutDeps, resumeCheckout, startCheckout } from '../checkout/checkout.service.ts';
+import {
+  type CheckoutDeps,
+  cancelPaidRegistration,
+  resumeCheckout,
+  startCheckout,
+} from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as repo from './tickets.repository.ts';
 import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
@@ -197,12 +202,20 @@ export async function listRegistrations(
 /**
  * The registrant, or an owner or admin of the event, cancels. As with the other guards, a
  * registration of a draft event is unknown (404) to anyone who is neither its registrant nor a
- * member; others get 403.
+ * member; others get 403. A confirmed paid one is refunded in full first (`cancelPaidRegistration`).
  */
-export async function cancelRegistration(db: Database, registrationId: string, actor: Identity) {
-  const { status } = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
+export async function cancelRegistration(
+  { db, payments }: Pick<CheckoutDeps, 'db' | 'payments'>,
+  registrationId: string,
+  actor: Identity,
+) {
+  const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
+  const { status, intent_id: intentId } = registration;
   if (status !== 'confirmed' && status !== 'pending_payment') {
     throw conflict(`The registration is already ${status}`, { status });
+  }
+  if (status === 'confirmed' && intentId !== null) {
+    return serialize(await cancelPaidRegistration(db, payments, { ...registration, intent_id: intentId }));
   }
 
   const cancelled = await db.transaction(async (tx) => {
