@@ -2,7 +2,7 @@
  * Provider calls under concurrency: a refund is reserved in the database before Mercado Pago is
  * asked, so concurrent refunds reach the provider once and the service's `refunded_cents` always
  * equals what the provider gave back; a reservation left by a process that stopped is finished by
- * a job. Provider calls
+ * a job; a buyer's concurrent first registrations make one preference. Provider calls
  * interleave on the embedded database too; the server run adds parallel connections.
  */
 import assert from 'node:assert/strict';
@@ -120,5 +120,27 @@ describe('serialised provider calls', () => {
     assert.equal(intent.refunded_cents, 5050);
     assert.equal(providerRefunded(payment.id), 5050);
     assert.equal(sim.refunds.filter((made) => made.paymentId === payment.id).length, 1);
+  });
+
+  it('makes one preference for ten concurrent first registrations of one buyer', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition({ max_quantity: 20 });
+    const buyer = await t.actor('buyer');
+    const preferences = sim.calls.preference;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => h.register(buyer, edition.id, ticketType.id)),
+    );
+    assert.deepEqual(statuses(responses), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const registrations = responses.map((response) => response.body.data);
+    const [first] = registrations;
+    for (const registration of registrations) {
+      assert.equal(registration.id, first?.id);
+      assert.equal(registration.checkout_url, first?.checkout_url);
+      assert.equal(registration.intent_id, first?.intent_id);
+    }
+    assert.equal(sim.calls.preference - preferences, 1);
+    const [ticket] = await h.ticketTypes(edition.id);
+    assert.equal(ticket?.held_count, 1);
+    assert.equal((await h.registrations(edition.id)).length, 1);
   });
 });

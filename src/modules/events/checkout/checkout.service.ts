@@ -5,6 +5,7 @@
  * its seat, stores the intent and schedules the hold's end. What happens next comes from the
  * payments module as intent transitions (`checkout.listener.ts`).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
@@ -18,6 +19,7 @@ import { requireRegistrationAccess } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
+import { claimCheckout, releaseCheckoutClaim } from './checkout-claims.repository.ts';
 import { findPaymentLink } from './payment-links.repository.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
@@ -30,6 +32,40 @@ export interface CheckoutDeps {
   payments: PaymentsPort;
 }
 
+/**
+ * How long a checkout claim holds: a checkout's provider calls (10 s deadline each; a token
+ * refresh and one retry after a 401 at most) fit well inside, so only a request that died loses
+ * its claim to the next.
+ */
+const CLAIM_SECONDS = 60;
+/** How often a request waiting for the same person's checkout in progress tries to claim again. */
+const CLAIM_RETRY_MS = 25;
+
+/**
+ * Runs `run` (the look for the person's registration, the provider's preference, the commit) while
+ * no other request of the same person in the same edition does: ten concurrent first paid
+ * registrations make one preference, the other nine then find its registration and answer it, as
+ * a second registration while pending is answered. Waiting is polling a claim row, not holding a
+ * transaction or lock across the provider call, which would hold a connection per waiting request
+ * (and, embedded, the one database connection) for as long as the provider takes.
+ */
+export async function withCheckoutClaim<T>(
+  db: Database,
+  editionId: string,
+  userId: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const claimId = uuidv7();
+  while (!(await claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS))) {
+    await sleep(CLAIM_RETRY_MS);
+  }
+  try {
+    return await run();
+  } finally {
+    await releaseCheckoutClaim(db, editionId, userId, claimId);
+  }
+}
+
 export interface RegistrationOutcome {
   registration: RegistrationRow;
   /** False when an earlier pending registration of the same person is given back. */
@@ -39,8 +75,9 @@ export interface RegistrationOutcome {
 /**
  * Starts the checkout of a paid ticket for `payer`. 409 without a payment link, for a ticket type
  * without a currency, or when no seat is free (holds count); the payments port answers 409 for a
- * seller no longer live and 502 for the provider. Two requests of the same person racing end with
- * one registration: the loser's insert meets the unique index and it answers the winner's.
+ * seller no longer live and 502 for the provider. Called under the person's checkout claim
+ * (`withCheckoutClaim`); should two requests still race (a claim taken over after its expiry), the
+ * loser's insert meets the unique index and it answers the winner's registration.
  */
 export async function startCheckout(
   deps: CheckoutDeps,

@@ -18,6 +18,7 @@ import {
   cancelPaidRegistration,
   resumeCheckout,
   startCheckout,
+  withCheckoutClaim,
 } from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as repo from './tickets.repository.ts';
@@ -133,8 +134,36 @@ export async function register(
   const ticketType = await repo.findTicketType(db, body.ticket_type_id);
   if (ticketType === undefined || ticketType.edition_id !== editionId) throw notFound('Ticket type');
 
-  // 2. State (409): the edition's dates and publication, the price, an existing registration.
+  // 2. State (409): the edition's dates and publication, then (3) the registration.
   checkRegistrationState(edition, isStaffRegistration, new Date());
+  const registrant: Registrant = { edition, ticketType, userId, isStaffRegistration };
+  if (ticketType.price_cents === 0 || isStaffRegistration) return registerChecked(deps, registrant, actor);
+  // A person's paid registrations in an edition run one at a time, from the look for an existing
+  // registration to the commit: of concurrent first registrations one makes the checkout (and
+  // asks the provider once), the others then find its registration.
+  return withCheckoutClaim(db, editionId, userId, () => registerChecked(deps, registrant, actor));
+}
+
+/** Who registers for what, once authorized and found (`register`, step 1). */
+interface Registrant {
+  edition: EditionRow;
+  ticketType: TicketTypeRow;
+  userId: string;
+  isStaffRegistration: boolean;
+}
+
+/**
+ * Registration once the caller and the state are checked: an existing registration (a pending
+ * one's checkout back, else 409), a checkout for a paid self-registration, else a free seat.
+ */
+async function registerChecked(
+  deps: CheckoutDeps,
+  registrant: Registrant,
+  actor: Identity,
+): Promise<{ registration: Serialized<RegistrationRow>; created: boolean }> {
+  const { db } = deps;
+  const { edition, ticketType, userId, isStaffRegistration } = registrant;
+  const editionId = edition.id;
   const existing = await repo.findActiveRegistration(db, editionId, userId);
   if (existing?.status === 'pending_payment' && !isStaffRegistration) {
     // Registering again while paying gives the checkout back (no second hold): the same one, or a
@@ -155,7 +184,7 @@ export async function register(
     return { registration: serialize(outcome.registration), created: outcome.created };
   }
 
-  // 3. One transaction. The registration row goes in first: a concurrent registration of the same
+  // One transaction. The registration row goes in first: a concurrent registration of the same
   //    person waits on the unique index (and gets the 409) before touching the ticket type, and a
   //    cancellation of their previous registration (which locks the ticket type after its own row)
   //    cannot deadlock with it. Then the seat, by one conditional update: no row back = sold out,
