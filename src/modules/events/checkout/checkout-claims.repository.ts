@@ -4,9 +4,10 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { checkoutClaims } from './checkout-claims.table.ts';
 
 /**
- * Claims (edition, person) for `claimId` for `seconds`: true when it is this request's now, false
- * while another request's claim holds. One statement: of concurrent claims the unique key lets
- * one insert, and the others update only a claim already past its expiry.
+ * Claims (edition, person) for `claimId` for `seconds`, or renews the claim `claimId` holds: true
+ * when it is this request's now, false while another request's claim holds. One statement: of
+ * concurrent claims the unique key lets one insert, and the others update only a claim past its
+ * expiry (or their own).
  */
 export async function claimCheckout(
   db: Executor,
@@ -26,7 +27,7 @@ export async function claimCheckout(
     .onConflictDoUpdate({
       target: [checkoutClaims.edition_id, checkoutClaims.user_id],
       set: { claim_id: sql`excluded.claim_id`, expires_at: sql`excluded.expires_at` },
-      setWhere: sql`${checkoutClaims.expires_at} <= now()`,
+      setWhere: sql`${checkoutClaims.expires_at} <= now() or ${checkoutClaims.claim_id} = excluded.claim_id`,
     })
     .returning({ claimId: checkoutClaims.claim_id });
   return rows.length > 0;

@@ -33,11 +33,12 @@ export interface CheckoutDeps {
 }
 
 /**
- * How long a checkout claim holds: a checkout's provider calls (10 s deadline each; a token
- * refresh and one retry after a 401 at most) fit well inside, so only a request that died loses
- * its claim to the next.
+ * How long a checkout claim holds unless renewed. Its holder renews it every CLAIM_RENEW_MS while
+ * it works, so a claim outlives its request by at most this: the same person's next request (a
+ * retry after the process was killed) waits no longer than that.
  */
-const CLAIM_SECONDS = 60;
+const CLAIM_SECONDS = 5;
+const CLAIM_RENEW_MS = 1000;
 /** How often a request waiting for the same person's checkout in progress tries to claim again. */
 const CLAIM_RETRY_MS = 25;
 
@@ -47,7 +48,9 @@ const CLAIM_RETRY_MS = 25;
  * registrations make one preference, the other nine then find its registration and answer it, as
  * a second registration while pending is answered. Waiting is polling a claim row, not holding a
  * transaction or lock across the provider call, which would hold a connection per waiting request
- * (and, embedded, the one database connection) for as long as the provider takes.
+ * (and, embedded, the one database connection) for as long as the provider takes. Should a
+ * holder stall past its claim (an event loop blocked for seconds), the next request goes ahead and
+ * the unique index of active registrations still makes one registration (`startCheckout`).
  */
 export async function withCheckoutClaim<T>(
   db: Database,
@@ -56,12 +59,14 @@ export async function withCheckoutClaim<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   const claimId = uuidv7();
-  while (!(await claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS))) {
-    await sleep(CLAIM_RETRY_MS);
-  }
+  const claim = () => claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS);
+  while (!(await claim())) await sleep(CLAIM_RETRY_MS);
+  const renewal = setInterval(() => void claim().catch(() => undefined), CLAIM_RENEW_MS);
+  renewal.unref();
   try {
     return await run();
   } finally {
+    clearInterval(renewal);
     await releaseCheckoutClaim(db, editionId, userId, claimId);
   }
 }
