@@ -21,7 +21,9 @@
  *   `notification_url`, and redirects to its `back_urls`. `pay()` does the same from a test.
  * - `GET /v1/payments/search?external_reference=`: the payments of a preference, newest first.
  * - `POST /v1/payments/:id/refunds` (`{amount?}` in major units, `X-Idempotency-Key`): a full or
- *   partial refund; a full one moves the payment to `refunded` and notifies.
+ *   partial refund; a full one moves the payment to `refunded` and notifies. A key seen before
+ *   answers success and refunds nothing more. `refundedOf()` is what a payment has given
+ *   back in all, for tests that hold the service's books against the provider's.
  * - `POST /inbox` and `GET /inbox`: a webhook endpoint for local trials, which keeps the last 100
  *   bodies it received and lists them (not part of Mercado Pago: `npm run dev:provider`'s
  *   walk-through points the wallet's webhook endpoint there).
@@ -93,6 +95,8 @@ export interface MercadoPagoSimulator {
   readonly notificationsSent: { paymentId: string; status: number }[];
   /** Refunds made: payment id, amount in major units (null: all). */
   readonly refunds: { paymentId: string; amount: number | null; key: string | undefined }[];
+  /** What the payment has given back in all, in major units (0 for none or an unknown payment). */
+  refundedOf(paymentId: string): number;
   /**
    * Pays a preference as the payment page does: a payment with that outcome, then (unless
    * `notify` is false) its notification. Answers the payment.
@@ -559,6 +563,7 @@ ${button('approved', 'Approve the payment')} ${button('rejected', 'Reject it')} 
     get refunds() {
       return refunds;
     },
+    refundedOf: (paymentId) => Number(payments.get(paymentId)?.transaction_amount_refunded ?? 0),
     issueCode,
     addPayment(value) {
       payments.set(value.id, value);

@@ -6,7 +6,7 @@
  * that takes an `Executor` runs inside the caller's transaction, so what the two modules write
  * about one payment commits together or not at all.
  */
-import type { Executor } from './db/client.ts';
+import type { Database, Executor } from './db/client.ts';
 
 /** What a paid registration asks the provider for (the intent id is also the external reference). */
 export interface CheckoutRequest {
@@ -48,6 +48,12 @@ export interface IntentTransition {
   amountCents: number;
   currency: string;
   metadata: Record<string, unknown>;
+  /**
+   * For a move to `refunded` that completes a refund asked through this port: the reason given
+   * (`registration_cancelled`, …), whichever of the refund's answer and the provider's
+   * notification of it arrives first; null otherwise.
+   */
+  refundReason: string | null;
 }
 
 export type IntentListener = (tx: Executor, transition: IntentTransition) => Promise<void>;
@@ -104,10 +110,12 @@ export interface PaymentsPort {
   /** Schedules a full refund of the intent (a job: the provider is called after commit). */
   requestRefund(tx: Executor, intentId: string, reason: string): Promise<void>;
   /**
-   * Refunds the intent now at the provider (full), as its wallet's owner or on behalf of the
-   * event's staff; the transition to `refunded` is announced like any other.
+   * Refunds the intent now at the provider (all that is left), as its wallet's owner or on behalf
+   * of the event's staff. Serialised per intent: while another refund of it is in flight this is
+   * a 409 and the provider is not asked; a provider failure is a 502 that changes nothing. The
+   * transition to `refunded` is announced like any other, carrying `reason` (`refundReason`).
    */
-  refundNow(db: Executor, intentId: string): Promise<void>;
+  refundNow(db: Database, intentId: string, reason?: string): Promise<void>;
   /**
    * Writes a registration event, with its deliveries, for the webhook endpoints of the wallet of
    * `data.intent_id`, in the caller's transaction.

@@ -20,6 +20,7 @@ import {
   refundOrphanJob,
 } from './checkout/checkout.jobs.ts';
 import { createPaymentsPort } from './checkout/checkout.service.ts';
+import { RESUME_REFUND_JOB, resumeRefundJob } from './checkout/refunds.ts';
 import { connectionRoutes } from './connections/connections.routes.ts';
 import type { PaymentsDeps } from './deps.ts';
 import { intentRoutes } from './intents/intents.routes.ts';
@@ -60,6 +61,7 @@ export function createPaymentsCore(database: DatabaseHandle, config: Config, job
   jobs.registerJobKind(REFUND_JOB, refundJob(context));
   jobs.registerJobKind(RECONCILE_JOB, reconcileJob(context));
   jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(context));
+  jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(context));
   return { outbox, port: createPaymentsPort({ config, outbox, jobs }) };
 }
 

@@ -9,18 +9,8 @@ import type { TestUser } from '../../../../test/harness.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
 import type { Registration } from '../tickets/tickets.schemas.ts';
-import { type CheckoutBench, checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 import type { PaymentLink } from './payment-links.schemas.ts';
-
-/** A confirmed, paid registration of a new payer. */
-async function paidRegistration(bench: CheckoutBench, h: ReturnType<typeof checkoutHelpers>) {
-  const { edition, ticketType, event } = await h.paidEdition({ max_quantity: 5 });
-  const payer = await bench.t.actor('payer');
-  const registration = expectOk(await h.register(payer, edition.id, ticketType.id), 201);
-  const payment = await bench.sim.pay(h.preferenceOf(registration.intent_id ?? '').id, 'approved');
-  await h.registrationWhen(registration.id, 'confirmed');
-  return { event, edition, ticketType, payer, registration, payment };
-}
 
 describe('refunds', () => {
   const bench = useCheckoutBench();
@@ -30,7 +20,7 @@ describe('refunds', () => {
 
   it('refunds a registration in full: provider refund, seat freed, badge revoked, webhook sent', async () => {
     const { sim, admin } = bench();
-    const { edition, payer, registration, payment } = await paidRegistration(bench(), h);
+    const { edition, payer, registration, payment } = await h.paidRegistration();
     const refunded = expectOk(
       await refundRegistration(registration.id, admin, { reason: 'Workshop cancelled' }),
     );
@@ -66,7 +56,7 @@ describe('refunds', () => {
 
   it('refuses staff and outsiders (403), and a registration that was not paid (409)', async () => {
     const { t, staff, outsider, owner } = bench();
-    const { registration } = await paidRegistration(bench(), h);
+    const { registration } = await h.paidRegistration();
     expectError(await refundRegistration(registration.id, staff), 403, 'FORBIDDEN');
     expectError(await refundRegistration(registration.id, outsider), 403, 'FORBIDDEN');
     const { edition } = await h.setupEdition();
@@ -78,7 +68,7 @@ describe('refunds', () => {
 
   it('answers 502 and changes nothing when the provider refuses the refund', async () => {
     const { sim, owner } = bench();
-    const { edition, registration } = await paidRegistration(bench(), h);
+    const { edition, registration } = await h.paidRegistration();
     sim.failNext(500, 'refund');
     expectError(await refundRegistration(registration.id, owner), 502, 'BAD_GATEWAY');
     assert.equal((await h.registration(registration.id)).status, 'confirmed');
@@ -88,7 +78,7 @@ describe('refunds', () => {
 
   it('refunds an intent in parts: succeeded with refunded_cents, then refunded', async () => {
     const { t, sim, owner, outsider } = bench();
-    const { registration, payment } = await paidRegistration(bench(), h);
+    const { registration, payment } = await h.paidRegistration();
     const url = `/intents/${registration.intent_id}/refund`;
     expectError(await t.post(url, { token: outsider.token, body: {} }), 404, 'NOT_FOUND');
     expectError(await t.post(url, { token: owner.token, body: { amount_cents: 6000 } }), 409, 'CONFLICT');

@@ -139,6 +139,40 @@ export function checkoutHelpers(bench: () => CheckoutBench) {
   const registration = async (id: string, by: TestUser = bench().owner) =>
     expectOk(await bench().t.get<Registration>(`/registrations/${id}`, { token: by.token }));
 
+  /** The registration once its status is `status`. */
+  const registrationWhen = (id: string, status: string, timeoutMs?: number) =>
+    until(
+      () => registration(id),
+      (found) => found.status === status,
+      `registration ${status}`,
+      timeoutMs,
+    );
+
+  /** The checkout's preference at the simulator. */
+  const preferenceOf = (intentId: string) => {
+    const preference = bench().sim.preferenceOf(intentId);
+    assert.ok(preference, `no preference for ${intentId}`);
+    return preference;
+  };
+
+  /** Webhook bodies the subscriber received, parsed, of one type. */
+  const received = (type: string) =>
+    bench()
+      .subscriber.received.map(
+        (request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> },
+      )
+      .filter((body) => body.type === type);
+
+  /** A confirmed, paid registration of a new payer (`ticket` adds to the paid ticket type). */
+  async function paidRegistration(ticket: Record<string, unknown> = {}) {
+    const { event, edition, ticketType } = await paidEdition({ max_quantity: 5, ...ticket });
+    const payer = await bench().t.actor('payer');
+    const registration = expectOk(await fx.register(payer, edition.id, ticketType.id), 201);
+    const payment = await bench().sim.pay(preferenceOf(registration.intent_id ?? '').id, 'approved');
+    await registrationWhen(registration.id, 'confirmed');
+    return { event, edition, ticketType, payer, registration, payment };
+  }
+
   return {
     ...fx,
     paidEdition,
@@ -149,27 +183,19 @@ export function checkoutHelpers(bench: () => CheckoutBench) {
         200,
         'payments',
       ),
-    /** The registration once its status is `status`. */
-    registrationWhen: (id: string, status: string, timeoutMs?: number) =>
-      until(
-        () => registration(id),
-        (found) => found.status === status,
-        `registration ${status}`,
-        timeoutMs,
-      ),
-    /** Webhook bodies the subscriber received, parsed, of one type. */
-    received: (type: string) =>
-      bench()
-        .subscriber.received.map(
-          (request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> },
-        )
-        .filter((body) => body.type === type),
-    /** The checkout's preference at the simulator. */
-    preferenceOf: (intentId: string) => {
-      const preference = bench().sim.preferenceOf(intentId);
-      assert.ok(preference, `no preference for ${intentId}`);
-      return preference;
+    registrationWhen,
+    paidRegistration,
+    received,
+    /** The `data` of the one `type` webhook of a registration, once the subscriber received it. */
+    registrationHook: async (type: string, registrationId: string) => {
+      const hooks = await until(
+        async () => received(type).filter((hook) => hook.data.registration_id === registrationId),
+        (found) => found.length === 1,
+        `${type} delivered`,
+      );
+      return hooks[0]?.data;
     },
+    preferenceOf,
     jobsOf: (key: string) => bench().t.db.select().from(jobs).where(eq(jobs.key, key)),
   };
 }

@@ -8,7 +8,9 @@
  *   `registration.confirmed`). One whose hold already ended is confirmed if a seat is free, else a
  *   refund is asked (`status_reason` `sold_out_after_expiry`); one cancelled meanwhile is refunded.
  * - `refunded`: a confirmed registration becomes `refunded` (seat freed, badge revoked with
- *   `refunded`); an expired one waiting for its refund becomes `refunded` too.
+ *   `refunded`), or `cancelled` when the refund was its cancellation's (`registration_cancelled`,
+ *   badge revoked with that reason); either way `registration.refunded` is announced, the money
+ *   having gone back. An expired one waiting for its refund becomes `refunded` too.
  * - `rejected`, `cancelled`, `failed`: nothing; the payer may pay again until the hold ends.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
@@ -18,7 +20,7 @@ import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.e
 import type { EventsDeps } from '../deps.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow } from '../tickets/tickets.table.ts';
-import { EXPIRE_HOLD_JOB } from './checkout.service.ts';
+import { EXPIRE_HOLD_JOB, REGISTRATION_CANCELLED } from './checkout.service.ts';
 
 export const SOLD_OUT_AFTER_EXPIRY = 'sold_out_after_expiry';
 
@@ -67,7 +69,7 @@ async function onSucceeded(
   }
   if (registration.status === 'cancelled' && registration.intent_id !== null) {
     // Cancelled while paying: the money goes back.
-    await payments.requestRefund(tx, registration.intent_id, 'registration_cancelled');
+    await payments.requestRefund(tx, registration.intent_id, REGISTRATION_CANCELLED);
   }
 }
 
@@ -75,13 +77,18 @@ async function onRefunded(
   tx: Executor,
   payments: PaymentsPort,
   registration: RegistrationRow,
+  refundReason: string | null,
 ): Promise<void> {
   if (registration.status === 'confirmed') {
-    const refunded = await tickets.moveRegistration(tx, registration.id, 'confirmed', 'refunded', 'refunded');
-    if (refunded === undefined) return;
+    // A cancellation refunds first (`cancelPaidRegistration`) and ends here, in the refund's
+    // transaction: the seat is freed only together with the money going back.
+    const isCancellation = refundReason === REGISTRATION_CANCELLED;
+    const to = isCancellation ? 'cancelled' : 'refunded';
+    const ended = await tickets.moveRegistration(tx, registration.id, 'confirmed', to, 'refunded');
+    if (ended === undefined) return;
     await tickets.releaseSeat(tx, registration.ticket_type_id);
-    await revokeParticipantBadge(tx, refunded, 'refunded');
-    await announce(tx, payments, 'registration.refunded', refunded);
+    await revokeParticipantBadge(tx, ended, isCancellation ? REGISTRATION_CANCELLED : 'refunded');
+    await announce(tx, payments, 'registration.refunded', ended);
     return;
   }
   if (registration.status === 'expired') {
@@ -102,7 +109,7 @@ export function onIntentTransition(payments: PaymentsPort) {
     const registration = await tickets.lockRegistrationOfIntent(tx, transition.intentId);
     if (registration === undefined) return;
     if (transition.to === 'succeeded') await onSucceeded(tx, payments, registration);
-    else await onRefunded(tx, payments, registration);
+    else await onRefunded(tx, payments, registration, transition.refundReason);
   };
 }
 

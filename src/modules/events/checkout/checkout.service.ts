@@ -5,6 +5,7 @@
  * its seat, stores the intent and schedules the hold's end. What happens next comes from the
  * payments module as intent transitions (`checkout.listener.ts`).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
@@ -18,14 +19,56 @@ import { requireRegistrationAccess } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
+import { claimCheckout, releaseCheckoutClaim } from './checkout-claims.repository.ts';
 import { findPaymentLink } from './payment-links.repository.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
+/** The reason of a refund a cancellation asks for (a paid seat cancelled, or cancelled while paying). */
+export const REGISTRATION_CANCELLED = 'registration_cancelled';
 
 export interface CheckoutDeps {
   db: Database;
   config: Config;
   payments: PaymentsPort;
+}
+
+/**
+ * How long a checkout claim holds unless renewed. Its holder renews it every CLAIM_RENEW_MS while
+ * it works, so a claim outlives its request by at most this: the same person's next request (a
+ * retry after the process was killed) waits no longer than that.
+ */
+const CLAIM_SECONDS = 5;
+const CLAIM_RENEW_MS = 1000;
+/** How often a request waiting for the same person's checkout in progress tries to claim again. */
+const CLAIM_RETRY_MS = 25;
+
+/**
+ * Runs `run` (the look for the person's registration, the provider's preference, the commit) while
+ * no other request of the same person in the same edition does: ten concurrent first paid
+ * registrations make one preference, the other nine then find its registration and answer it, as
+ * a second registration while pending is answered. Waiting is polling a claim row, not holding a
+ * transaction or lock across the provider call, which would hold a connection per waiting request
+ * (and, embedded, the one database connection) for as long as the provider takes. Should a
+ * holder stall past its claim (an event loop blocked for seconds), the next request goes ahead and
+ * the unique index of active registrations still makes one registration (`startCheckout`).
+ */
+export async function withCheckoutClaim<T>(
+  db: Database,
+  editionId: string,
+  userId: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const claimId = uuidv7();
+  const claim = () => claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS);
+  while (!(await claim())) await sleep(CLAIM_RETRY_MS);
+  const renewal = setInterval(() => void claim().catch(() => undefined), CLAIM_RENEW_MS);
+  renewal.unref();
+  try {
+    return await run();
+  } finally {
+    clearInterval(renewal);
+    await releaseCheckoutClaim(db, editionId, userId, claimId);
+  }
 }
 
 export interface RegistrationOutcome {
@@ -37,8 +80,9 @@ export interface RegistrationOutcome {
 /**
  * Starts the checkout of a paid ticket for `payer`. 409 without a payment link, for a ticket type
  * without a currency, or when no seat is free (holds count); the payments port answers 409 for a
- * seller no longer live and 502 for the provider. Two requests of the same person racing end with
- * one registration: the loser's insert meets the unique index and it answers the winner's.
+ * seller no longer live and 502 for the provider. Called under the person's checkout claim
+ * (`withCheckoutClaim`); should two requests still race (a claim taken over after its expiry), the
+ * loser's insert meets the unique index and it answers the winner's registration.
  */
 export async function startCheckout(
   deps: CheckoutDeps,
@@ -197,4 +241,23 @@ export async function refundRegistration(
   const now = await tickets.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);
+}
+
+/**
+ * Cancels a confirmed, paid registration (its registrant, or an owner or admin: the caller checked
+ * that): all its money goes back first, through the payments port's serialised refund, and the
+ * refund's transition ends the registration `cancelled` in the same transaction, freeing its seat
+ * and revoking its badge (`checkout.listener.ts`). A confirmed paid seat is thus never released
+ * while its money is kept: when the provider fails (502) or another refund of it is in flight
+ * (409), the registration stays confirmed with its seat.
+ */
+export async function cancelPaidRegistration(
+  db: Database,
+  payments: PaymentsPort,
+  registration: RegistrationRow & { intent_id: string },
+): Promise<RegistrationRow> {
+  await payments.refundNow(db, registration.intent_id, REGISTRATION_CANCELLED);
+  const now = await tickets.findRegistration(db, registration.id);
+  if (now === undefined) throw notFound('Registration');
+  return now;
 }

@@ -214,8 +214,23 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     assert.equal((await h.intent(again.intent_id ?? '')).status, 'succeeded');
   });
 
+  /** An approved payment of the intent at the simulator, with `fields`, and its notification (answered 200). */
+  const notifyApproved = async (intentId: string, fields: Record<string, unknown>) => {
+    const id = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    const { sim } = bench();
+    sim.addPayment({
+      id,
+      status: 'approved',
+      status_detail: 'accredited',
+      external_reference: intentId,
+      ...fields,
+    });
+    assert.equal(await sim.notify(id), 200);
+    return id;
+  };
+
   it('changes nothing for a payment whose amount or currency differs from the intent (mismatch)', async () => {
-    const { t, sim } = bench();
+    const { t } = bench();
     const { edition, ticketType } = await h.paidEdition();
     const payer = await t.actor('payer');
     const registration = expectOk(await h.register(payer, edition.id, ticketType.id), 201);
@@ -224,17 +239,12 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
       [1, 'BRL'],
       [50.5, 'ARS'],
     ] as const) {
-      const id = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-      sim.addPayment({
-        id,
-        status: 'approved',
-        status_detail: 'accredited',
-        external_reference: registration.intent_id,
+      const payment = {
         transaction_amount: amount,
         currency_id: currency,
         collector_id: preference.collectorId,
-      });
-      assert.equal(await sim.notify(id), 200);
+      };
+      await notifyApproved(registration.intent_id ?? '', payment);
     }
     const intent = await h.intent(registration.intent_id ?? '');
     assert.equal(intent.status, 'pending');
@@ -249,6 +259,28 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
         ['mismatch', 'the payment is 100 BRL and the intent 5050 BRL'],
         ['mismatch', 'the payment is 5050 ARS and the intent 5050 BRL'],
       ],
+    );
+  });
+
+  it('changes nothing for a payment that names no collector (mismatch, as another account)', async () => {
+    const { t } = bench();
+    const { edition, ticketType } = await h.paidEdition();
+    const registration = expectOk(await h.register(await t.actor('payer'), edition.id, ticketType.id), 201);
+    // Right reference, amount and currency, but no account it was paid to.
+    const id = await notifyApproved(registration.intent_id ?? '', {
+      transaction_amount: 50.5,
+      currency_id: 'BRL',
+    });
+    assert.equal((await h.intent(registration.intent_id ?? '')).status, 'pending');
+    assert.equal((await h.registration(registration.id)).status, 'pending_payment');
+    assert.equal((await h.ticketTypes(edition.id))[0]?.confirmed_count, 0);
+    const records = await t.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.resource_id, id));
+    assert.deepEqual(
+      records.map((record) => [record.outcome, record.reason]),
+      [['mismatch', 'the payment names no account it was paid to (collector)']],
     );
   });
 });

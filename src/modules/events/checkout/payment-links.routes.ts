@@ -103,7 +103,8 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
           '(502 when the provider fails: nothing changes, try again), then the registration is `refunded`, ' +
           'its seat freed and its participant badge revoked (`status_reason` `refunded`), and ' +
           '`registration.refunded` goes to the wallet’s webhook endpoints. 409 unless the registration is ' +
-          'confirmed and paid.',
+          'confirmed and paid, and while another refund of its intent is in flight (the provider is then ' +
+          'not asked).',
         params: idParams('registration_id'),
         body: RefundBody,
         response: {

@@ -191,15 +191,19 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
           'The registrant, or an owner or admin of the event (403 for anyone else). Sets `cancelled`, frees ' +
           'the seat and revokes the participant badge (`status_reason` `registration_cancelled`) in one ' +
           'transaction. A `pending_payment` registration gives its held seat back (a payment that still ' +
-          'succeeds is refunded). 409 when already cancelled, expired or refunded. Takes no body.',
+          'succeeds is refunded). A confirmed paid registration is refunded in full at Mercado Pago first, ' +
+          'then ends `cancelled` with `status_reason` `refunded`, its intent `refunded`, and ' +
+          '`registration.refunded` is sent to the wallet’s webhook endpoints; while another refund of it ' +
+          'is in flight this is a 409, and when Mercado Pago fails a 502 that leaves it confirmed with its ' +
+          'seat. 409 when already cancelled, expired or refunded. Takes no body.',
         params: idParams('registration_id'),
         response: {
           200: envelope(Registration, CANCELLED_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, 409, 502),
         },
       },
     },
     async (request) =>
-      ok(request, await tickets.cancelRegistration(db, request.params.registration_id, actorOf(request))),
+      ok(request, await tickets.cancelRegistration(deps, request.params.registration_id, actorOf(request))),
   );
 };

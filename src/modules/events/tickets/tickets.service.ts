@@ -1,7 +1,7 @@
 /**
  * Ticket types and registrations (contract 5.5). A registration takes a seat, is inserted and
  * emits the participant badge in one transaction; a cancellation frees the seat and revokes the
- * badge in one transaction.
+ * badge in one transaction (a paid one's, the transaction that records its refund).
  */
 import { findActorByEmail } from '../../../kernel/auth/actors.repository.ts';
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -13,7 +13,13 @@ import { AppError, conflict, notFound, validationError } from '../../../kernel/h
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import { requireEditionRole, requireReadableEdition, requireRegistrationAccess } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
-import { type CheckoutDeps, resumeCheckout, startCheckout } from '../checkout/checkout.service.ts';
+import {
+  type CheckoutDeps,
+  cancelPaidRegistration,
+  resumeCheckout,
+  startCheckout,
+  withCheckoutClaim,
+} from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as repo from './tickets.repository.ts';
 import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
@@ -128,8 +134,36 @@ export async function register(
   const ticketType = await repo.findTicketType(db, body.ticket_type_id);
   if (ticketType === undefined || ticketType.edition_id !== editionId) throw notFound('Ticket type');
 
-  // 2. State (409): the edition's dates and publication, the price, an existing registration.
+  // 2. State (409): the edition's dates and publication, then (3) the registration.
   checkRegistrationState(edition, isStaffRegistration, new Date());
+  const registrant: Registrant = { edition, ticketType, userId, isStaffRegistration };
+  if (ticketType.price_cents === 0 || isStaffRegistration) return registerChecked(deps, registrant, actor);
+  // A person's paid registrations in an edition run one at a time, from the look for an existing
+  // registration to the commit: of concurrent first registrations one makes the checkout (and
+  // asks the provider once), the others then find its registration.
+  return withCheckoutClaim(db, editionId, userId, () => registerChecked(deps, registrant, actor));
+}
+
+/** Who registers for what, once authorized and found (`register`, step 1). */
+interface Registrant {
+  edition: EditionRow;
+  ticketType: TicketTypeRow;
+  userId: string;
+  isStaffRegistration: boolean;
+}
+
+/**
+ * Registration once the caller and the state are checked: an existing registration (a pending
+ * one's checkout back, else 409), a checkout for a paid self-registration, else a free seat.
+ */
+async function registerChecked(
+  deps: CheckoutDeps,
+  registrant: Registrant,
+  actor: Identity,
+): Promise<{ registration: Serialized<RegistrationRow>; created: boolean }> {
+  const { db } = deps;
+  const { edition, ticketType, userId, isStaffRegistration } = registrant;
+  const editionId = edition.id;
   const existing = await repo.findActiveRegistration(db, editionId, userId);
   if (existing?.status === 'pending_payment' && !isStaffRegistration) {
     // Registering again while paying gives the checkout back (no second hold): the same one, or a
@@ -150,7 +184,7 @@ export async function register(
     return { registration: serialize(outcome.registration), created: outcome.created };
   }
 
-  // 3. One transaction. The registration row goes in first: a concurrent registration of the same
+  // One transaction. The registration row goes in first: a concurrent registration of the same
   //    person waits on the unique index (and gets the 409) before touching the ticket type, and a
   //    cancellation of their previous registration (which locks the ticket type after its own row)
   //    cannot deadlock with it. Then the seat, by one conditional update: no row back = sold out,
@@ -197,12 +231,20 @@ export async function listRegistrations(
 /**
  * The registrant, or an owner or admin of the event, cancels. As with the other guards, a
  * registration of a draft event is unknown (404) to anyone who is neither its registrant nor a
- * member; others get 403.
+ * member; others get 403. A confirmed paid one is refunded in full first (`cancelPaidRegistration`).
  */
-export async function cancelRegistration(db: Database, registrationId: string, actor: Identity) {
-  const { status } = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
+export async function cancelRegistration(
+  { db, payments }: Pick<CheckoutDeps, 'db' | 'payments'>,
+  registrationId: string,
+  actor: Identity,
+) {
+  const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
+  const { status, intent_id: intentId } = registration;
   if (status !== 'confirmed' && status !== 'pending_payment') {
     throw conflict(`The registration is already ${status}`, { status });
+  }
+  if (status === 'confirmed' && intentId !== null) {
+    return serialize(await cancelPaidRegistration(db, payments, { ...registration, intent_id: intentId }));
   }
 
   const cancelled = await db.transaction(async (tx) => {

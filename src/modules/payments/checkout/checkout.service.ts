@@ -26,7 +26,8 @@ import { feeMinor } from '../providers/money.ts';
 import { findOwnedWallet, findSellerOfWallet, findWallet } from '../wallets/wallets.repository.ts';
 import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
-import { RECONCILE_JOB, REFUND_JOB, refundIntent } from './checkout.jobs.ts';
+import { RECONCILE_JOB, REFUND_JOB } from './checkout.jobs.ts';
+import { refundIntent } from './refunds.ts';
 
 const PROVIDER = 'mercadopago';
 
@@ -142,8 +143,8 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
       await scheduleJob(tx, { kind: REFUND_JOB, key: intentId, payload: { reason }, runAt: new Date() });
     },
 
-    async refundNow(db, intentId) {
-      await refundIntent({ db, config, outbox, provider }, intentId, undefined);
+    async refundNow(db, intentId, reason) {
+      await refundIntent({ db, config, outbox, provider }, intentId, { reason });
     },
 
     async announce(tx, type: RegistrationEventType, data: RegistrationEventData) {

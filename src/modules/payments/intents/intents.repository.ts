@@ -25,6 +25,12 @@ export async function findIntent(db: Executor, id: string): Promise<IntentRow | 
   return row;
 }
 
+/** The intent, locked until the end of the caller's transaction (a refund's reservation). */
+export async function lockIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
+  const [row] = await db.select().from(intents).where(eq(intents.id, id)).for('update').limit(1);
+  return row;
+}
+
 /** The intent, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
 export async function findIntentOfOwner(
   db: Executor,
@@ -41,7 +47,10 @@ export async function findIntentOfOwner(
 
 /**
  * Moves an intent only if it is still in `from`: a concurrent change makes this match nothing
- * (undefined), so two writers can never both apply a transition from the same state.
+ * (undefined), so two writers can never both apply a transition from the same state. `refunded`
+ * means all of it was given back (a partial refund keeps `succeeded`), so it sets `refunded_cents`
+ * to the amount, whichever way the news came: the service's own refund, or the provider's
+ * notification of a refund or chargeback made elsewhere.
  */
 export async function moveIntent(
   db: Executor,
@@ -54,6 +63,7 @@ export async function moveIntent(
     .set({
       status: to.status,
       status_detail: to.status_detail,
+      ...(to.status === 'refunded' ? { refunded_cents: sql`${intents.amount_cents}` } : {}),
       ...(to.transaction_id === undefined
         ? {}
         : {
@@ -167,24 +177,18 @@ export async function insertIntent(db: Executor, values: NewIntent): Promise<Int
 }
 
 /**
- * Adds a refund of `amountCents` to a succeeded intent, moving it to `refunded` when all is given
- * back; undefined when the intent is not (or no longer) succeeded or the sum would pass the amount.
+ * Records a refund the provider made: `refunded_cents` grows by `amountCents`, never past the
+ * amount. Whatever the intent's status: the provider's notification of the same refund may have
+ * moved it to `refunded` (all given back) before the refund's own answer is recorded.
  */
-export async function addRefund(
-  db: Executor,
-  id: string,
-  amountCents: number,
-): Promise<IntentRow | undefined> {
+export async function addRefund(db: Executor, id: string, amountCents: number): Promise<IntentRow> {
   const [row] = await db
     .update(intents)
-    .set({ refunded_cents: sql`${intents.refunded_cents} + ${amountCents}`, updated_at: sql`now()` })
-    .where(
-      and(
-        eq(intents.id, id),
-        eq(intents.status, 'succeeded'),
-        sql`${intents.refunded_cents} + ${amountCents} <= ${intents.amount_cents}`,
-      ),
-    )
+    .set({
+      refunded_cents: sql`least(${intents.refunded_cents} + ${amountCents}, ${intents.amount_cents})`,
+      updated_at: sql`now()`,
+    })
+    .where(eq(intents.id, id))
     .returning();
-  return row;
+  return row!;
 }

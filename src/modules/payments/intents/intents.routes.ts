@@ -101,7 +101,8 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
           'with the seller’s token and an idempotency key: all that is left by default, or `amount_cents`. A ' +
           'partial refund keeps `succeeded` and raises `refunded_cents`; refunding the rest moves it to ' +
           '`refunded` (a `payment.refunded` event; a paid registration becomes `refunded`). 409 for another ' +
-          'status or more than is left, 502 when the provider fails (nothing changes).',
+          'status, more than is left, or while another refund of the intent is in flight (the provider is ' +
+          'then not asked); 502 when the provider fails (nothing changes).',
         params: idParams('intent_id'),
         body: RefundIntentBody,
         response: {

@@ -5,7 +5,7 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { requireWalletOwner } from '../access.ts';
-import { type JobContext, refundIntent } from '../checkout/checkout.jobs.ts';
+import { type RefundContext, refundIntent } from '../checkout/refunds.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import * as repo from './intents.repository.ts';
 import type { IntentRow, IntentStatus } from './intents.table.ts';
@@ -49,16 +49,16 @@ export async function cancelIntent(db: Database, outbox: Outbox, intentId: strin
 }
 
 /**
- * Refunds a succeeded intent at the provider, all of it or `amountCents` (contract 8): the owner
- * of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one moves
- * it to `refunded`.
+ * Refunds a succeeded intent at the provider, all that is left or `amountCents` (contract 8): the
+ * owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one
+ * moves it to `refunded`. Serialised per intent (`refunds.ts`): 409 while another is in flight.
  */
 export async function refund(
-  context: JobContext,
+  context: RefundContext,
   intentId: string,
   actor: Identity,
   amountCents: number | undefined,
 ) {
   const intent = await requireIntentOwner(context.db, intentId, actor);
-  return serialize(await refundIntent(context, intent.id, amountCents));
+  return serialize(await refundIntent(context, intent.id, { amountCents }));
 }

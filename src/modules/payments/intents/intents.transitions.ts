@@ -10,6 +10,7 @@ import { conflict } from '../../../kernel/http/errors.ts';
 import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
 import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import * as repo from './intents.repository.ts';
+import { findPendingRefund } from './refunds.repository.ts';
 
 /**
  * What the transitions need of the outbox: the delivery schedule (waking the workers is the
@@ -190,6 +191,10 @@ export async function applyIntentStatus(
     throw refuse(now?.status ?? intent.status);
   }
   const recorded = await recordEvent(tx, moved, source, policy);
+  // A move to `refunded` completes the refund pending for the intent, if any (the service's own,
+  // settled after this or announced by the provider first): its listeners learn why it was asked.
+  const refundReason =
+    moved.status === 'refunded' ? ((await findPendingRefund(tx, moved.id))?.reason ?? null) : null;
   for (const listener of policy.listeners ?? []) {
     await listener(tx, {
       intentId: moved.id,
@@ -199,6 +204,7 @@ export async function applyIntentStatus(
       amountCents: moved.amount_cents,
       currency: moved.currency,
       metadata: moved.metadata,
+      refundReason,
     });
   }
   return { intent: moved, ...recorded };

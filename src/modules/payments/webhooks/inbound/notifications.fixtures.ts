@@ -13,6 +13,7 @@ import {
   signNotification,
   startMercadoPagoSimulator,
 } from '../../../../../test/mercadopago-simulator.ts';
+import { sellers } from '../../connections/connections.table.ts';
 import type { Intent } from '../../intents/intents.schemas.ts';
 import { paymentEvents } from '../../intents/intents.table.ts';
 import { connectSeller, SIM_CLIENT, simulatorEnv } from '../../payments.fixtures.ts';
@@ -100,7 +101,7 @@ export interface NotifyOptions {
 export function notificationHelpers(bench: () => NotificationsBench) {
   /**
    * A test-mode intent (of the connected seller by default) whose transaction id is a simulator
-   * payment (`payment.id`, or a new id).
+   * payment (`payment.id`, or a new id) paid to that seller's account.
    */
   async function intentWithPayment(
     payment: { id?: string; status: string; status_detail?: string | null } | undefined,
@@ -109,7 +110,11 @@ export function notificationHelpers(bench: () => NotificationsBench) {
   ): Promise<{ intent: Intent; paymentId: string }> {
     const { sim, t, owner, walletId } = bench();
     const paymentId = payment?.id ?? newPaymentId();
-    if (payment !== undefined) sim.addPayment({ ...payment, id: paymentId });
+    if (payment !== undefined) {
+      // Paid to the seller's account (numeric at Mercado Pago), as every payment reports its collector.
+      const [seller] = await t.db.select().from(sellers).where(eq(sellers.id, sellerId));
+      sim.addPayment({ collector_id: Number(seller?.provider_user_id), ...payment, id: paymentId });
+    }
     const intent = expectOk(
       await t.post<Intent>('/testmode/intents/create', {
         token: owner.token,

@@ -181,9 +181,10 @@ async function locatePayment(
 
 /**
  * Why a payment cannot settle its intent, or undefined when it can: it names another intent, was
- * paid to another account than the intent's seller (another wallet's), or its amount or currency
- * differs from the intent's. A checkout's payment must report its amount; a test-mode intent's
- * is compared when the provider reports one.
+ * paid to another account than the intent's seller (another wallet's) or names no account at all
+ * (Mercado Pago always reports the collector, so a payment without one proves nothing about who
+ * was paid), or its amount or currency differs from the intent's. A checkout's payment must
+ * report its amount; a test-mode intent's is compared when the provider reports one.
  */
 export function paymentMismatch(
   intent: IntentRow,
@@ -193,7 +194,8 @@ export function paymentMismatch(
   if (payment.externalReference !== null && payment.externalReference !== intent.id) {
     return 'the payment’s external reference names another intent';
   }
-  if (payment.collectorId !== null && payment.collectorId !== seller.provider_user_id) {
+  if (payment.collectorId === null) return 'the payment names no account it was paid to (collector)';
+  if (payment.collectorId !== seller.provider_user_id) {
     return 'the payment went to another account than the intent’s seller';
   }
   const isCheckout = typeof intent.provider_data.preference_id === 'string';

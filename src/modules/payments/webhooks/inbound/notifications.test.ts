@@ -96,7 +96,7 @@ describe('POST /webhooks/{provider}: outcomes', () => {
     assert.equal((await intentNow(intent.id)).updated_at, moved.updated_at);
 
     // A later status of the same payment is not a duplicate: a refund moves a succeeded intent.
-    sim.addPayment({ id: paymentId, status: 'refunded', status_detail: 'refunded' });
+    await sim.settle(paymentId, 'refunded', 'refunded', { notify: false });
     assert.equal(receiptOf(await notify(paymentId)).outcome, 'applied');
     assert.equal((await intentNow(intent.id)).status, 'refunded');
     assert.deepEqual(await counts(), {

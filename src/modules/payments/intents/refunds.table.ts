@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../../../kernel/db/columns.ts';
+import { intents } from './intents.table.ts';
+
+export const REFUND_STATUSES = ['pending', 'settled'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/**
+ * The refunds of intents, each written before the provider is asked (README, "Refunds"). A
+ * `pending` row is the reservation: at most one per intent (the partial unique index), so two
+ * refunds of one intent never reach the provider together, and `intents.refunded_cents` grows
+ * only when the provider's answer settles the row. A provider failure deletes the row again.
+ */
+export const intentRefunds = pgTable(
+  'intent_refunds',
+  {
+    id: uuid('id').primaryKey(),
+    intent_id: uuid('intent_id')
+      .notNull()
+      .references(() => intents.id),
+    amount_cents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /**
+     * The provider's idempotency key: the intent, what was refunded before, the amount. Asking
+     * again with it (after a crash or a lost answer) gets the same refund, never a second one.
+     */
+    provider_key: text('provider_key').notNull(),
+    /** Why the events module asked for it (`registration_cancelled`, …); null for the wallet owner's. */
+    reason: text('reason'),
+    status: text('status', { enum: REFUND_STATUSES }).notNull(),
+    created_at: createdAt(),
+    settled_at: timestamptz('settled_at'),
+  },
+  (table) => [
+    uniqueIndex('intent_refunds_one_pending').on(table.intent_id).where(sql`${table.status} = 'pending'`),
+    index('intent_refunds_intent_idx').on(table.intent_id, table.created_at),
+    check('intent_refunds_amount_check', sql`${table.amount_cents} > 0`),
+    check('intent_refunds_status_check', sql`${table.status} in ('pending', 'settled')`),
+  ],
+);
+
+export type IntentRefundRow = typeof intentRefunds.$inferSelect;
