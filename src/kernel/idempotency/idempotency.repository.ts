@@ -1,5 +1,5 @@
 /** SQL of idempotency keys (contract 8). */
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { type IdempotencyRow, idempotencyKeys } from './idempotency.table.ts';
 
@@ -33,39 +33,6 @@ export async function claimKey(
       },
       setWhere: sql`${idempotencyKeys.expires_at} < now() or (${idempotencyKeys.status} = 'running' and ${idempotencyKeys.created_at} < ${ABANDONED})`,
     })
-    .returning({ key: idempotencyKeys.key });
-  return rows.length > 0;
-}
-
-/**
- * Takes over a completed key whose stored answer cannot be opened (`unreadable`, as read), as an
- * expired one is taken over. False when a concurrent retry changed the row first.
- */
-export async function reclaimKey(
-  db: Executor,
-  userId: string,
-  key: string,
-  unreadable: string | null,
-): Promise<boolean> {
-  const rows = await db
-    .update(idempotencyKeys)
-    .set({
-      status: 'running',
-      response_status: null,
-      response_body: null,
-      created_at: sql`now()`,
-      expires_at: TTL,
-    })
-    .where(
-      and(
-        eq(idempotencyKeys.user_id, userId),
-        eq(idempotencyKeys.key, key),
-        eq(idempotencyKeys.status, 'done'),
-        unreadable === null
-          ? isNull(idempotencyKeys.response_body)
-          : eq(idempotencyKeys.response_body, unreadable),
-      ),
-    )
     .returning({ key: idempotencyKeys.key });
   return rows.length > 0;
 }

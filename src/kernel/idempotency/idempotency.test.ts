@@ -127,23 +127,27 @@ describe('Idempotency-Key', () => {
     assert.equal(again.text, first.text);
   });
 
-  it('treats a stored answer it cannot open (another SECRETS_KEY) as gone: the request runs again', async () => {
+  it('withholds a stored answer it cannot open (another SECRETS_KEY, or dropped when sealing began): 409, never a second run', async () => {
     const first = await createWallet('Unreadable', 'key-unreadable');
-    expectOk(first, 201);
-    await t.db
-      .update(idempotencyKeys)
-      .set({ response_body: seal(randomBytes(32), first.text) })
-      .where(and(eq(idempotencyKeys.user_id, owner.id), eq(idempotencyKeys.key, 'key-unreadable')));
-    // Not a replay and not a 500: the key is taken over as an expired one is, and the request runs
-    // (here it is refused, since the wallet exists: a refusal forgets the key).
-    const retry = await createWallet('Unreadable', 'key-unreadable');
-    expectError(retry, 409, 'CONFLICT');
-    assert.equal(retry.headers['idempotent-replayed'], undefined);
-    const corrected = await createWallet('Readable again', 'key-unreadable');
-    expectOk(corrected, 201);
-    const replay = await createWallet('Readable again', 'key-unreadable');
-    assert.equal(replay.headers['idempotent-replayed'], 'true');
-    assert.equal(replay.text, corrected.text);
+    const wallet = expectOk(first, 201);
+    const withheld = async (body: string | null) => {
+      await t.db
+        .update(idempotencyKeys)
+        .set({ response_body: body })
+        .where(and(eq(idempotencyKeys.user_id, owner.id), eq(idempotencyKeys.key, 'key-unreadable')));
+      // The request did run: running it again could make a second resource, so the retry is told
+      // the answer is withheld, neither a replay nor a 500 nor a new wallet.
+      const retry = await createWallet('Unreadable', 'key-unreadable');
+      const error = expectError(retry, 409, 'CONFLICT');
+      assert.deepEqual(error.meta, { reason: 'answer_withheld', status: 201 });
+      assert.match(error.message, /completed/);
+      assert.equal(retry.headers['idempotent-replayed'], undefined);
+    };
+    await withheld(seal(randomBytes(32), first.text));
+    await withheld(null);
+    const wallets = expectOk(await t.get<Wallet[]>('/wallets?limit=100', { token: owner.token }));
+    assert.equal(wallets.filter((one) => one.name === 'Unreadable').length, 1, 'made by the first request only');
+    assert.ok(wallets.some((one) => one.id === wallet.id));
   });
 
   it('refuses a key of more than 255 characters, naming the header', async () => {

@@ -15,8 +15,10 @@
  * webhook endpoint's signing secret, a signature request's token, a consent URL's OAuth state), and
  * nothing shown once may be at rest in clear. A replay opens the answer and sends it byte for byte,
  * as Stripe-style clients expect. An answer that cannot be opened (SECRETS_KEY was replaced, or it
- * was stored before answers were sealed) is gone, as an expired one is: the key is taken over and
- * the request runs again, never a 500.
+ * was stored in clear before answers were sealed and withheld by the migration that sealed them) is
+ * withheld: the request did run, so running it again could make a second refund or a second
+ * resource. A retry gets a 409 that says so (never a 500, never a second run) until the key
+ * expires.
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -130,17 +132,13 @@ export function registerIdempotency(
   if (secretsKey === undefined) throw new Error('Idempotency-Key answers are sealed: SECRETS_KEY is needed');
   app.decorateRequest('idempotencyKey', null);
 
-  const stillRunning = () =>
-    conflict('A request with this Idempotency-Key is still running; retry when it has finished');
-
   /** Claims the key, or answers from it: true when the stored answer was replayed. */
   const claimKey = async (request: FastifyRequest, reply: FastifyReply, key: string, userId: string) => {
     const fingerprint = fingerprintOf(request);
-    const claimed = () => {
+    if (await repo.claimKey(db, userId, key, fingerprint)) {
       request.idempotencyKey = key;
       return false;
-    };
-    if (await repo.claimKey(db, userId, key, fingerprint)) return claimed();
+    }
     const held = await repo.findKey(db, userId, key);
     if (held === undefined) throw conflict('This Idempotency-Key is being released; retry');
     if (held.fingerprint !== fingerprint) {
@@ -149,12 +147,17 @@ export function registerIdempotency(
         'This Idempotency-Key was used with a different request; use a new key for a new request',
       );
     }
-    if (held.status === 'running' || held.response_status === null) throw stillRunning();
+    if (held.status === 'running' || held.response_status === null) {
+      throw conflict('A request with this Idempotency-Key is still running; retry when it has finished');
+    }
     const answer = openAnswer(secretsKey, held.response_body);
     if (answer === undefined) {
-      // Gone, like an expired answer: taken over only if no concurrent retry took it first.
-      if (await repo.reclaimKey(db, userId, key, held.response_body)) return claimed();
-      throw stillRunning();
+      throw conflict(
+        'The request with this Idempotency-Key completed, but its answer can no longer be shown (kept ' +
+          'before answers were sealed, or sealed with another SECRETS_KEY); read the resource to see ' +
+          'what it did, or use a new key',
+        { reason: 'answer_withheld', status: held.response_status },
+      );
     }
     reply
       .code(held.response_status)
