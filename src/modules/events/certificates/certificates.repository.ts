@@ -154,6 +154,16 @@ export async function insertIssuance(
   return row!;
 }
 
+/** When the edition starts (undefined for an unknown edition): issuance waits for it. */
+export async function editionStartsAt(db: Executor, editionId: string): Promise<Date | undefined> {
+  const rows = await db
+    .select({ starts_at: editions.starts_at })
+    .from(editions)
+    .where(eq(editions.id, editionId))
+    .limit(1);
+  return rows[0]?.starts_at;
+}
+
 export async function findIssuance(db: Executor, id: string): Promise<CertificateIssuanceRow | undefined> {
   const rows = await db.select().from(certificateIssuances).where(eq(certificateIssuances.id, id)).limit(1);
   return rows[0];

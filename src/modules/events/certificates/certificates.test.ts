@@ -6,10 +6,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { certificateFixtures } from './certificates.fixtures.ts';
+import { findIssuance, insertIssuance } from './certificates.repository.ts';
 import type { Certificate } from './certificates.schemas.ts';
+import { ISSUE_JOB, issueCertificatesJob } from './issuance.service.ts';
 
 describe('certificates', () => {
   const team = useTeam();
@@ -127,6 +130,35 @@ describe('certificates', () => {
       }),
     );
     expectOk(await issue(owner.token), 202);
+  });
+
+  it('issues nothing from a run queued before the start moved later: the job checks the start again', async () => {
+    const s = await setup();
+    await f.checkIn(s.edition.id, s.ana);
+    // A run accepted while the edition was under way, whose job has not run yet when an owner
+    // moves the edition to tomorrow: written as the route writes it, its job then run by hand.
+    const run = await insertIssuance(t.db, {
+      id: uuidv7(),
+      edition_id: s.edition.id,
+      template_ids: null,
+      requested_by: owner.id,
+    });
+    const startsAt = new Date(Date.now() + 24 * 3_600_000);
+    expectOk(
+      await t.patch(`/events/${s.event.id}/editions/${s.edition.id}`, {
+        token: owner.token,
+        body: {
+          starts_at: startsAt.toISOString(),
+          ends_at: new Date(startsAt.getTime() + 3_600_000).toISOString(),
+        },
+      }),
+    );
+    const job = { id: uuidv7(), kind: ISSUE_JOB, key: run.id, payload: {}, attempts: 1 };
+    assert.equal(await issueCertificatesJob(t.db, 60_000)(job), undefined, 'the job ends');
+    const ended = await findIssuance(t.db, run.id);
+    assert.equal(ended?.status, 'failed');
+    assert.match(ended?.last_error ?? '', /^edition_not_started/);
+    assert.deepEqual(await f.certificatesOf(s.edition.id), []);
   });
 
   it('refuses unknown templates and lets only owners and admins issue and follow the job', async () => {

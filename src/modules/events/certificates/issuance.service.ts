@@ -131,6 +131,17 @@ export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler 
 }
 
 async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: number) {
+  // Checked when the run was asked for, and again here: the edition's dates may have moved since
+  // (a run queued, then the start moved later). Nothing is issued before the start.
+  const startsAt = await repo.editionStartsAt(db, run.edition_id);
+  if (startsAt === undefined || startsAt.getTime() > Date.now()) {
+    await repo.updateIssuance(db, run.id, {
+      status: 'failed',
+      finished_at: sql`now()`,
+      last_error: `edition_not_started: the edition starts at ${startsAt?.toISOString() ?? 'no date'}; certificates are issued once it has started`,
+    });
+    return undefined;
+  }
   if (run.status === 'queued') {
     // What is already certified is counted as skipped once, when the run starts.
     const { total, certified } = await repo.countQualified(db, run.edition_id, run.template_ids);
