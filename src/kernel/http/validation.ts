@@ -173,7 +173,7 @@ function check(
 const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
 /**
- * What the schema passes but the contract refuses in a decoded path or query value: a number not
+ * What the schema passes but the API refuses in a decoded path or query value: a number not
  * written as a plain decimal integer (`written` holds the values as they came, before coercion) or
  * not finite (Ajv coerces a decimal of 400 digits to Infinity and then, with `strictNumbers`, checks
  * neither its finiteness nor its `maximum`), and NUL (a body's strings are checked by the body

@@ -36,4 +36,10 @@ describe('holder names on public artefacts', () => {
     assert.equal(realName('@ana'), '@ana');
     assert.equal(realName('Łukasz Żółć (田中)'), 'Łukasz Żółć (田中)');
   });
+
+  it('masks an address inside a name, as an identity provider may write "Name <address>"', () => {
+    assert.equal(realName('Ana Souza <ana@example.com>'), 'Ana Souza <a•••@e•••.com>');
+    assert.equal(realName('ana@example.com (Ana)'), 'a•••@e•••.com (Ana)');
+    assert.equal(publicHolderName('Bo, bo@mail.example.org', 'bo@mail.example.org'), 'Bo, b•••@m•••.org');
+  });
 });

@@ -18,6 +18,8 @@
 const HIDDEN = '•••';
 /** An address as the actor directory holds them: something, an at sign, something; no spaces. */
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+$/;
+/** An address inside a name ("Ana <ana@example.com>"): stops at spaces, brackets and punctuation. */
+const ADDRESS_IN_TEXT = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+/g;
 
 /** The first character (a whole code point, whatever its script). */
 const firstOf = (text: string) => Array.from(text)[0] ?? '';
@@ -32,10 +34,14 @@ export function maskEmail(email: string): string {
   return `${firstOf(email.slice(0, at))}${HIDDEN}@${firstOf(domain)}${HIDDEN}${topLevel}`;
 }
 
-/** The name the holder gave, or null when there is none: absent, blank, or an e-mail address. */
+/**
+ * The name the holder gave, or null when there is none: absent, blank, or an e-mail address. An
+ * address inside a name is masked where it stands.
+ */
 export function realName(name: string | null | undefined): string | null {
   const trimmed = name?.trim() ?? '';
-  return trimmed === '' || EMAIL_ADDRESS.test(trimmed) ? null : (name as string);
+  if (trimmed === '' || EMAIL_ADDRESS.test(trimmed)) return null;
+  return (name as string).replace(ADDRESS_IN_TEXT, maskEmail);
 }
 
 /** What public artefacts call the holder: their name, else their e-mail masked. */

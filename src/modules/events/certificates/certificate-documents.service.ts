@@ -1,6 +1,6 @@
 /**
- * A certificate's PDF as a document (contract 9): rendered once per version, stored, and served
- * from storage afterwards.
+ * A certificate's PDF as a document (README, "Attendance and certificates"): rendered once per
+ * version, stored, and served from storage afterwards.
  *
  * 1. The version is the certificate's state: `issued` while valid, `revoked` once revoked (that
  *    one carries the revoked mark with the date and reason). A stored version is served as is:

@@ -1,8 +1,9 @@
 /**
- * The mark a revoked certificate's PDF carries (contract 9): a red stamp across the middle of the
- * page, tilted like a rubber stamp, reading "REVOKED", "Revoked on <date>" and the reason. It is
- * drawn last, over everything, on a translucent white ground so it reads on any design while what
- * lies under it (the holder's name) still shows through: a reader sees what was revoked.
+ * The mark a revoked certificate's PDF carries (README, "Attendance and certificates"): a red stamp
+ * across the middle of the page, tilted like a rubber stamp, reading "REVOKED", "Revoked on <date>"
+ * and the reason. It is drawn last, over everything, on a translucent white ground so it reads on
+ * any design while what lies under it (the holder's name) still shows through: a reader sees what
+ * was revoked.
  */
 import { drawFitted } from '../../../kernel/pdf/fit.ts';
 import { formatDate } from './certificate.dates.ts';

@@ -1,8 +1,8 @@
 /**
- * A certificate's PDF is a document (contract 9, issue 27 item 2): it shows the signatures that
- * were active when the certificate was issued, whatever happens to them later; a revoked
- * certificate's PDF carries a visible "revoked" mark with the date and the reason; and each
- * version (issued, revoked) is rendered once, stored, and served from storage afterwards.
+ * A certificate's PDF is a document: it shows the signatures that were active when the certificate
+ * was issued, whatever happens to them later; a revoked certificate's PDF carries a visible
+ * "revoked" mark with the date and the reason; and each version (issued, revoked) is rendered once,
+ * stored, and served from storage afterwards.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -89,11 +89,11 @@ export const certificates = pgTable(
 );
 
 /**
- * A certificate's PDF, rendered once per version and served from here afterwards (contract 9: the
- * PDF is a document). `issued` is the certificate as issued; `revoked` carries the revoked mark.
- * Rendered on first request, not at issuance (an issuance run certifies hundreds of people a
- * second; most PDFs are never asked for). The primary key is the rule that makes concurrent
- * first renders, in any process, store one document: the others read it back.
+ * A certificate's PDF, rendered once per version and served from here afterwards (the PDF is a
+ * document). `issued` is the certificate as issued; `revoked` carries the revoked mark. Rendered on
+ * first request, not at issuance (an issuance run certifies hundreds of people a second; most PDFs
+ * are never asked for). The primary key is the rule that makes concurrent first renders, in any
+ * process, store one document: the others read it back.
  */
 export const certificateDocuments = pgTable(
   'certificate_documents',

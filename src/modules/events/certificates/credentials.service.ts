@@ -5,7 +5,8 @@
  *
  * A status list is signed when asked for and kept, per list and version (`updated_at` moves on
  * every revocation), in a small LRU: verifiers fetch it far more often than anything revokes. The
- * version is also the list's `ETag`, so a verifier that has it gets a 304.
+ * version, with the signing key's thumbprint, is also the list's `ETag`, so a verifier that has it
+ * gets a 304.
  */
 import { LRUCache } from 'lru-cache';
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -69,6 +70,9 @@ export async function credentialOf(
 
 export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps) {
   const signed = new LRUCache<string, string>({ max: 64 });
+  // The signing key is part of the version a verifier caches: after the issuer key is replaced, a
+  // copy signed with the old one must not be confirmed by a 304.
+  const keyTag = issuer.kid.slice(issuer.kid.indexOf('#') + 1, issuer.kid.indexOf('#') + 9);
   return {
     /** The signed BitstringStatusListCredential of a list and its ETag; an unknown list is 404. */
     async credential(listId: string): Promise<{ jwt: string; etag: string }> {
@@ -85,7 +89,7 @@ export function createStatusLists({ db, issuer, publicBaseUrl }: CredentialDeps)
         });
         signed.set(key, jwt);
       }
-      return { jwt, etag: `"${list.updated_at.getTime().toString(36)}"` };
+      return { jwt, etag: `"${keyTag}-${list.updated_at.getTime().toString(36)}"` };
     },
   };
 }

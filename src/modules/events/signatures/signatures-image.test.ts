@@ -1,8 +1,7 @@
 /**
- * A signature's image is normalised once, when it is given (contract 5.6, issue 27 item 2): a PNG
- * of any accepted size is stored scaled down to fit 600 x 200 px and re-encoded as a compact 8-bit
- * PNG, so that drawing it on certificates is cheap. A PNG that cannot be read is refused (400)
- * and nothing is stored.
+ * A signature's image is normalised once, when it is given: a PNG of any accepted size is stored
+ * scaled down to fit 600 x 200 px and re-encoded as a compact 8-bit PNG, so that drawing it on
+ * certificates is cheap. A PNG that cannot be read is refused (400) and nothing is stored.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
