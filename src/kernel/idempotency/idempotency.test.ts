@@ -146,7 +146,11 @@ describe('Idempotency-Key', () => {
     await withheld(seal(randomBytes(32), first.text));
     await withheld(null);
     const wallets = expectOk(await t.get<Wallet[]>('/wallets?limit=100', { token: owner.token }));
-    assert.equal(wallets.filter((one) => one.name === 'Unreadable').length, 1, 'made by the first request only');
+    assert.equal(
+      wallets.filter((one) => one.name === 'Unreadable').length,
+      1,
+      'made by the first request only',
+    );
     assert.ok(wallets.some((one) => one.id === wallet.id));
   });
 
