@@ -92,6 +92,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('connection', 'close');
     done(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   });
+  // A request already running when the close began answers with `connection: close` too: the
+  // server's close ends only idle connections, so a keep-alive connection whose answer comes after
+  // it would stay open, and hold the close, until the client's keep-alive timeout (72 s).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (isClosing) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   registerValidation(app);
   registerJsonParser(app);
