@@ -69,11 +69,12 @@ describe('cancelling a confirmed paid registration', () => {
     });
   }
 
-  it('changes nothing when the provider fails: 502, still confirmed with its seat, badge and money', async () => {
+  it('changes nothing when the provider refuses the refund: 502, still confirmed with its seat, badge and money', async () => {
     const { sim } = bench();
     const { edition, payer, registration, payment } = await h.paidRegistration();
     const intentId = registration.intent_id ?? '';
-    sim.failNext(500, 'refund');
+    // A refusal (4xx). A 5xx leaves the outcome unknown: checkout-refund-outcomes.test.ts.
+    sim.failNext(400, 'refund');
     expectError(await cancel(registration.id, payer), 502, 'BAD_GATEWAY');
 
     const still = await h.registration(registration.id);
