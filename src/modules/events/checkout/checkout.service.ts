@@ -19,7 +19,7 @@ import { requireRegistrationAccess } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
-import { claimCheckout, releaseCheckoutClaim } from './checkout-claims.repository.ts';
+import { claimCheckout, releaseCheckoutClaim, renewCheckoutClaim } from './checkout-claims.repository.ts';
 import { findPaymentLink } from './payment-links.repository.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
@@ -33,14 +33,32 @@ export interface CheckoutDeps {
 }
 
 /**
- * How long a checkout claim holds unless renewed. Its holder renews it every CLAIM_RENEW_MS while
- * it works, so a claim outlives its request by at most this: the same person's next request (a
- * retry after the process was killed) waits no longer than that.
+ * How a checkout claim is held and waited for (`withCheckoutClaim`). A claim holds `seconds` unless
+ * renewed; its holder renews it every `renewMs` while it works, so a claim outlives its request by
+ * at most `seconds`: the same person's next request (a retry after the process was killed) waits no
+ * longer than that. A request waiting for another's claim tries again after `firstRetryMs`, the
+ * pause doubling up to `maxRetryMs`, and gives up after `waitMs`.
  */
-const CLAIM_SECONDS = 5;
-const CLAIM_RENEW_MS = 1000;
-/** How often a request waiting for the same person's checkout in progress tries to claim again. */
-const CLAIM_RETRY_MS = 25;
+export interface ClaimTiming {
+  seconds: number;
+  renewMs: number;
+  waitMs: number;
+  firstRetryMs: number;
+  maxRetryMs: number;
+}
+
+/**
+ * `waitMs`: a holder's work is one preference request to the provider, whose deadline is 10 s
+ * (with a token refresh, rarely, another); twice that covers a slow provider, and past it the
+ * holder is about to answer 502 itself, so the waiting request is better told to retry than held.
+ */
+const CLAIM_TIMING: ClaimTiming = {
+  seconds: 5,
+  renewMs: 1000,
+  waitMs: 20_000,
+  firstRetryMs: 25,
+  maxRetryMs: 500,
+};
 
 /**
  * Runs `run` (the look for the person's registration, the provider's preference, the commit) while
@@ -48,27 +66,70 @@ const CLAIM_RETRY_MS = 25;
  * registrations make one preference, the other nine then find its registration and answer it, as
  * a second registration while pending is answered. Waiting is polling a claim row, not holding a
  * transaction or lock across the provider call, which would hold a connection per waiting request
- * (and, embedded, the one database connection) for as long as the provider takes. Should a
- * holder stall past its claim (an event loop blocked for seconds), the next request goes ahead and
- * the unique index of active registrations still makes one registration (`startCheckout`).
+ * (and, embedded, the one database connection) for as long as the provider takes. A request that
+ * waited `timing.waitMs` in vain gets a 409 (`checkout_in_progress`). Should a holder stall past its
+ * claim (an event loop blocked for seconds), the next request goes ahead and the unique index of
+ * active registrations still makes one registration (`startCheckout`). The service cannot see a
+ * client that went away, so a waiting request still waits for its claim or its deadline.
  */
 export async function withCheckoutClaim<T>(
   db: Database,
   editionId: string,
   userId: string,
   run: () => Promise<T>,
+  timing: Partial<ClaimTiming> = {},
 ): Promise<T> {
+  const settings = { ...CLAIM_TIMING, ...timing };
   const claimId = uuidv7();
-  const claim = () => claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS);
-  while (!(await claim())) await sleep(CLAIM_RETRY_MS);
-  const renewal = setInterval(() => void claim().catch(() => undefined), CLAIM_RENEW_MS);
-  renewal.unref();
+  const deadline = Date.now() + settings.waitMs;
+  let pause = settings.firstRetryMs;
+  while (!(await claimCheckout(db, editionId, userId, claimId, settings.seconds))) {
+    if (Date.now() + pause > deadline) {
+      throw conflict('A checkout for this person is in progress; retry in a moment', {
+        reason: 'checkout_in_progress',
+      });
+    }
+    await sleep(pause);
+    pause = Math.min(pause * 2, settings.maxRetryMs);
+  }
+  const stopRenewing = renewWhileHeld(
+    () => renewCheckoutClaim(db, editionId, userId, claimId, settings.seconds),
+    settings.renewMs,
+  );
   try {
     return await run();
   } finally {
-    clearInterval(renewal);
+    // The renewal on its way first: released after it, the claim stays released.
+    await stopRenewing();
     await releaseCheckoutClaim(db, editionId, userId, claimId);
   }
+}
+
+/**
+ * Calls `renew` every `renewMs`, one call at a time, until the function returned is
+ * called; that resolves once the call on its way (if any) is done. A failed renewal is not fatal:
+ * the claim then lapses and the unique index of active registrations is the last line.
+ */
+function renewWhileHeld(renew: () => Promise<unknown>, renewMs: number): () => Promise<void> {
+  let stopped = false;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      inFlight = renew()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, renewMs);
+    timer.unref();
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await inFlight;
+  };
 }
 
 export interface RegistrationOutcome {
