@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service
   // process: claims with SKIP LOCKED share them between processes.
   const jobs = new JobRunner(deps.database.db, app.log as Logger, config.jobsPollMs, config.jobsLeaseMs);
-  const payments = createPaymentsCore(deps.database, config, jobs);
+  const payments = createPaymentsCore(deps.database, config, jobs, app.log as Logger);
 
   await app.register(systemRoutes, { database: deps.database, documents });
   await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs });

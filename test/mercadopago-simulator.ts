@@ -21,9 +21,14 @@
  *   `notification_url`, and redirects to its `back_urls`. `pay()` does the same from a test.
  * - `GET /v1/payments/search?external_reference=`: the payments of a preference, newest first.
  * - `POST /v1/payments/:id/refunds` (`{amount?}` in major units, `X-Idempotency-Key`): a full or
- *   partial refund; a full one moves the payment to `refunded` and notifies. A key seen before
- *   answers success and refunds nothing more. `refundedOf()` is what a payment has given
- *   back in all, for tests that hold the service's books against the provider's.
+ *   partial refund, answered `{id, payment_id, amount, status}`; a full one moves the payment to
+ *   `refunded` and notifies. A key seen before answers the same refund again (as Mercado Pago
+ *   does) and refunds nothing more. `refundedOf()` is what a payment has given back in all, for
+ *   tests that hold the service's books against the provider's. What happens after a refund is
+ *   made can be arranged for the next refund request: `loseNextRefundAnswer` (made, then answered
+ *   with an error status or the connection dropped: the outcome a caller cannot know),
+ *   `holdNextRefundAnswer` (made, answered when the test says), `limitNextRefund` (gives back
+ *   less than asked).
  * - `POST /inbox` and `GET /inbox`: a webhook endpoint for local trials, which keeps the last 100
  *   bodies it received and lists them (not part of Mercado Pago: `npm run dev:provider`'s
  *   walk-through points the wallet's webhook endpoint there).
@@ -123,6 +128,23 @@ export interface MercadoPagoSimulator {
   issueCode(input: { redirectUri: string; codeChallenge: string; userId?: number }): string;
   addPayment(payment: SimulatedPayment): void;
   failNext(status: number, on?: SimulatedEndpoint): void;
+  /**
+   * The next refund request is carried out (made, or answered again for a known key), then its
+   * answer is lost: `how` is the status answered instead, or `reset` to drop the connection.
+   */
+  loseNextRefundAnswer(how: number | 'reset'): void;
+  /**
+   * The next refund request is carried out and its answer held until the function returned is
+   * called (a provider answering slowly, with the refund already made).
+   */
+  holdNextRefundAnswer(): () => void;
+  /** The next refund that is made gives back at most `amount` (major units), whatever was asked. */
+  limitNextRefund(amount: number): void;
+  /**
+   * Forgets what was arranged for refund requests still to come and answers every held one, so a
+   * test that failed half-way leaves nothing arranged for the next.
+   */
+  clearRefundArrangements(): void;
   denyNext(): void;
   close(): Promise<void>;
 }
@@ -186,7 +208,12 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
   };
   const notificationsSent: { paymentId: string; status: number }[] = [];
   const refunds: { paymentId: string; amount: number | null; key: string | undefined }[] = [];
-  const refundKeys = new Set<string>();
+  /** The answer of each refund made, by its idempotency key (a known key answers it again). */
+  const refundAnswers = new Map<string, Record<string, unknown>>();
+  /** What happens to the answers of the next refund requests, in order (`loseNextRefundAnswer`, …). */
+  const refundAnswerFates: ({ lose: number | 'reset' } | { hold: Promise<void> })[] = [];
+  const refundLimits: number[] = [];
+  const heldRefundAnswers: (() => void)[] = [];
   let exchanges = 0;
   let paymentLookups = 0;
   let nextUserId = 202_800_000;
@@ -268,6 +295,15 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
     }
     notificationsSent.push({ paymentId, status });
     return status;
+  };
+
+  /** Answers a refund carried out: 201 with it, unless its answer is to be lost or held. */
+  const answerRefund = async (response: ServerResponse, made: Record<string, unknown>) => {
+    const fate = refundAnswerFates.shift();
+    if (fate !== undefined && 'hold' in fate) await fate.hold;
+    if (fate === undefined || 'hold' in fate) return json(response, 201, made);
+    if (fate.lose === 'reset') return response.socket?.destroy();
+    return json(response, fate.lose, { message: 'simulated failure after the refund was made' });
   };
 
   const preferenceOf = (reference: string) => {
@@ -459,18 +495,19 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
         return json(response, 404, { message: 'Payment not found', status: 404 });
       }
       const key = request.headers['x-idempotency-key'] as string | undefined;
-      if (key !== undefined && refundKeys.has(key))
-        return json(response, 201, { payment_id: paymentId, status: 'approved' });
+      const known = key === undefined ? undefined : refundAnswers.get(key);
+      if (known !== undefined) return answerRefund(response, known);
       if (found.status !== 'approved')
         return json(response, 400, { message: 'payment not refundable', status: 400 });
       const total = Number(found.transaction_amount);
       const before = Number(found.transaction_amount_refunded ?? 0);
-      const amount = typeof body?.amount === 'number' ? body.amount : total - before;
-      if (amount <= 0 || before + amount > total + 1e-9) {
+      const asked = typeof body?.amount === 'number' ? body.amount : total - before;
+      if (asked <= 0 || before + asked > total + 1e-9) {
         return json(response, 400, { message: 'invalid refund amount', status: 400 });
       }
-      if (key !== undefined) refundKeys.add(key);
-      refunds.push({ paymentId, amount: typeof body?.amount === 'number' ? body.amount : null, key });
+      const limit = refundLimits.shift();
+      const amount = limit === undefined ? asked : Math.min(asked, limit);
+      refunds.push({ paymentId, amount: typeof body?.amount === 'number' ? amount : null, key });
       found.transaction_amount_refunded = before + amount;
       const isFull = Math.abs(before + amount - total) < 1e-9;
       if (isFull) {
@@ -479,7 +516,9 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
       } else {
         found.status_detail = 'partially_refunded';
       }
-      json(response, 201, { id: nextPaymentId++, payment_id: paymentId, amount, status: 'approved' });
+      const made = { id: nextPaymentId++, payment_id: paymentId, amount, status: 'approved' };
+      if (key !== undefined) refundAnswers.set(key, made);
+      await answerRefund(response, made);
       if (isFull) void sendNotification(paymentId);
       return;
     }
@@ -583,6 +622,23 @@ ${button('approved', 'Approve the payment')} ${button('rejected', 'Reject it')} 
     preferenceOf,
     failNext(status, on) {
       failures.push({ status, on });
+    },
+    loseNextRefundAnswer(how) {
+      refundAnswerFates.push({ lose: how });
+    },
+    holdNextRefundAnswer() {
+      let release = () => {};
+      refundAnswerFates.push({ hold: new Promise<void>((resolve) => (release = resolve)) });
+      heldRefundAnswers.push(() => release());
+      return () => release();
+    },
+    limitNextRefund(amount) {
+      refundLimits.push(amount);
+    },
+    clearRefundArrangements() {
+      refundAnswerFates.length = 0;
+      refundLimits.length = 0;
+      for (const release of heldRefundAnswers.splice(0)) release();
     },
     denyNext() {
       deny = true;

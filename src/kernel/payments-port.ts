@@ -8,6 +8,9 @@
  */
 import type { Database, Executor } from './db/client.ts';
 
+/** `error.meta.reason` of `refundNow`'s 409 for an intent with no provider payment to refund. */
+export const NO_PROVIDER_PAYMENT = 'no_provider_payment';
+
 /** What a paid registration asks the provider for (the intent id is also the external reference). */
 export interface CheckoutRequest {
   walletId: string;
@@ -111,8 +114,11 @@ export interface PaymentsPort {
   requestRefund(tx: Executor, intentId: string, reason: string): Promise<void>;
   /**
    * Refunds the intent now at the provider (all that is left), as its wallet's owner or on behalf
-   * of the event's staff. Serialised per intent: while another refund of it is in flight this is
-   * a 409 and the provider is not asked; a provider failure is a 502 that changes nothing. The
+   * of the event's staff. Serialised per intent: while another refund of it is in flight (or its
+   * outcome is being confirmed) this is a 409 and the provider is not asked. A provider refusal is
+   * a 502 that changes nothing; a provider failure that leaves the outcome unknown is a 502 after
+   * which the refund stays reserved and is completed (or released) by a job. An intent without a
+   * provider payment (a test-mode one) is a 409 with `error.meta.reason` NO_PROVIDER_PAYMENT. The
    * transition to `refunded` is announced like any other, carrying `reason` (`refundReason`).
    */
   refundNow(db: Database, intentId: string, reason?: string): Promise<void>;

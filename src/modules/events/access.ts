@@ -86,11 +86,37 @@ export async function requireReadableEdition(
   return { edition: found.edition, role: found.role };
 }
 
+export interface RegistrationAccess {
+  registration: RegistrationRow;
+  /** The caller's role in the registration's event, if any. */
+  role: EventRole | undefined;
+  /** When the registration's edition starts. */
+  editionStartsAt: Date;
+}
+
 /**
- * A registration, for its registrant (when `registrantMay`) or for a member holding `minimum`. As
- * with the other guards, a registration of a draft event is unknown (404) to anyone who is neither
- * its registrant nor a member of the event; others lacking the role get 403.
+ * A registration, for its registrant (when `registrantMay`) or for a member holding `minimum`, with
+ * the caller's role and its edition's start. As with the other guards, a registration of a draft
+ * event is unknown (404) to anyone who is neither its registrant nor a member of the event; others
+ * lacking the role get 403.
  */
+export async function requireRegistrationAccessWithRole(
+  db: Executor,
+  registrationId: string,
+  actor: Identity,
+  minimum: EventRole,
+  registrantMay: boolean,
+): Promise<RegistrationAccess> {
+  const found = await findRegistrationWithAccess(db, registrationId, actor.userId);
+  const isRegistrant = found?.registration.user_id === actor.userId;
+  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
+    throw notFound('Registration');
+  }
+  if (!(isRegistrant && registrantMay) && !isEventRole(found.role, minimum)) throw forbidden();
+  return { registration: found.registration, role: found.role, editionStartsAt: found.startsAt };
+}
+
+/** `requireRegistrationAccessWithRole`'s registration alone. */
 export async function requireRegistrationAccess(
   db: Executor,
   registrationId: string,
@@ -98,11 +124,6 @@ export async function requireRegistrationAccess(
   minimum: EventRole,
   registrantMay: boolean,
 ): Promise<RegistrationRow> {
-  const found = await findRegistrationWithAccess(db, registrationId, actor.userId);
-  const isRegistrant = found?.registration.user_id === actor.userId;
-  if (found === undefined || (!isRegistrant && found.role === undefined && found.eventStatus !== 'active')) {
-    throw notFound('Registration');
-  }
-  if (!(isRegistrant && registrantMay) && !isEventRole(found.role, minimum)) throw forbidden();
-  return found.registration;
+  return (await requireRegistrationAccessWithRole(db, registrationId, actor, minimum, registrantMay))
+    .registration;
 }

@@ -20,7 +20,7 @@ import {
   refundOrphanJob,
 } from './checkout/checkout.jobs.ts';
 import { createPaymentsPort } from './checkout/checkout.service.ts';
-import { RESUME_REFUND_JOB, resumeRefundJob } from './checkout/refunds.ts';
+import { RESUME_REFUND_JOB, type RefundContext, resumeRefundJob } from './checkout/refunds.ts';
 import { connectionRoutes } from './connections/connections.routes.ts';
 import type { PaymentsDeps } from './deps.ts';
 import { intentRoutes } from './intents/intents.routes.ts';
@@ -40,29 +40,44 @@ import { notificationRoutes } from './webhooks/inbound/notifications.routes.ts';
 /** The OpenAPI `webhooks` section: what a wallet's endpoints receive. */
 export { webhookDocumentation };
 
-/** What the payments module shares with the app: its outbox, and the port the events module sells through. */
+/**
+ * What the payments module shares with the app: its outbox, the port the events module sells
+ * through, and what its refunds need (the module's own refund route uses it too).
+ */
 export interface PaymentsCore {
   outbox: LocalOutbox;
   port: PaymentsPort;
+  refunds: RefundContext;
 }
 
 /**
  * The outbox and the payments port, made before any module registers (the events module needs the
  * port), and the module's job kinds registered with the app's job runner.
  */
-export function createPaymentsCore(database: DatabaseHandle, config: Config, jobs: JobRunner): PaymentsCore {
+export function createPaymentsCore(
+  database: DatabaseHandle,
+  config: Config,
+  jobs: JobRunner,
+  logger: Logger,
+): PaymentsCore {
   const db = database.db;
   // On a server, workers of other processes learn of new work by NOTIFY; embedded, there are none.
   const outbox = createOutbox(
     config.webhooks.retryScheduleSeconds,
     database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
   );
-  const context = { db, config, outbox, provider: providerFor('mercadopago', config) };
-  jobs.registerJobKind(REFUND_JOB, refundJob(context));
-  jobs.registerJobKind(RECONCILE_JOB, reconcileJob(context));
-  jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(context));
-  jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(context));
-  return { outbox, port: createPaymentsPort({ config, outbox, jobs }) };
+  const refunds: RefundContext = {
+    db,
+    config,
+    outbox,
+    provider: providerFor('mercadopago', config),
+    log: logger,
+  };
+  jobs.registerJobKind(REFUND_JOB, refundJob(refunds));
+  jobs.registerJobKind(RECONCILE_JOB, reconcileJob(refunds));
+  jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(refunds));
+  jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(refunds));
+  return { outbox, port: createPaymentsPort({ refunds, jobs }), refunds };
 }
 
 export interface PaymentsModuleDeps {
@@ -80,8 +95,8 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
   });
-  const { outbox, port } = core;
-  const deps: PaymentsDeps = { db: database.db, config, outbox, port };
+  const { outbox, port, refunds } = core;
+  const deps: PaymentsDeps = { db: database.db, config, outbox, port, refunds };
   await app.register(connectionRoutes, deps);
   await app.register(walletRoutes, deps);
   await app.register(intentRoutes, deps);

@@ -19,6 +19,27 @@ export type RecordOutcome =
   /** Another scan with this nonce was recorded first (a concurrent re-upload). */
   | { kind: 'nonce_taken' };
 
+/** Whether the person's participant badge of the edition was ever checked in (at any place of it). */
+export async function hasParticipantCheckIn(
+  db: Executor,
+  editionId: string,
+  userId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: checkIns.id })
+    .from(checkIns)
+    .innerJoin(badgeEmissions, eq(badgeEmissions.id, checkIns.emission_id))
+    .where(
+      and(
+        eq(checkIns.edition_id, editionId),
+        eq(checkIns.user_id, userId),
+        eq(badgeEmissions.origin, 'participant'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 /** The statement of `recordCheckIn`, prepared: it runs on every scan (see `findEmission`). */
 const insertCheckIn = preparedQuery((db) =>
   db

@@ -8,12 +8,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
+import { attendanceFixtures } from '../check-ins/check-ins.fixtures.ts';
 import type { Registration } from '../tickets/tickets.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
+
+const HOUR = 3_600_000;
 
 describe('cancelling a confirmed paid registration', () => {
   const bench = useCheckoutBench();
   const h = checkoutHelpers(bench);
+  const attendance = attendanceFixtures(bench);
   const cancel = (id: string, by: TestUser) =>
     bench().t.post<Registration>(`/registrations/${id}/cancel`, { token: by.token });
 
@@ -69,11 +73,12 @@ describe('cancelling a confirmed paid registration', () => {
     });
   }
 
-  it('changes nothing when the provider fails: 502, still confirmed with its seat, badge and money', async () => {
+  it('changes nothing when the provider refuses the refund: 502, still confirmed with its seat, badge and money', async () => {
     const { sim } = bench();
     const { edition, payer, registration, payment } = await h.paidRegistration();
     const intentId = registration.intent_id ?? '';
-    sim.failNext(500, 'refund');
+    // A refusal (4xx). A 5xx leaves the outcome unknown: checkout-refund-outcomes.test.ts.
+    sim.failNext(400, 'refund');
     expectError(await cancel(registration.id, payer), 502, 'BAD_GATEWAY');
 
     const still = await h.registration(registration.id);
@@ -88,8 +93,79 @@ describe('cancelling a confirmed paid registration', () => {
     const badge = (await h.emissions(edition.id)).find((emission) => emission.user_id === payer.id);
     assert.equal(badge?.status, 'active');
 
-    // Once the provider answers, the same cancellation goes through.
+    // A refusal changed nothing: the same cancellation then goes through.
     assert.equal(expectOk(await cancel(registration.id, payer)).status, 'cancelled');
     assert.equal(sim.refundedOf(payment.id), 50.5);
+  });
+
+  it('lets the registrant cancel (and get the money back) only before the edition starts; an owner or admin still can', async () => {
+    const { sim, owner } = bench();
+    const startedAt = Date.now() - HOUR;
+    const { payer, registration, payment } = await h.paidRegistration(
+      {},
+      {
+        starts_at: new Date(startedAt).toISOString(),
+        ends_at: new Date(startedAt + 48 * HOUR).toISOString(),
+      },
+    );
+    const calls = sim.calls.refund;
+    const refused = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
+    assert.match(refused.message, /edition has started.*only an owner or admin/);
+    assert.deepEqual(refused.meta, {
+      reason: 'edition_started',
+      starts_at: new Date(startedAt).toISOString(),
+    });
+    assert.equal((await h.registration(registration.id)).status, 'confirmed');
+    assert.equal(sim.calls.refund, calls);
+
+    const cancelled = expectOk(await cancel(registration.id, owner));
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(sim.refundedOf(payment.id), 50.5);
+  });
+
+  it('lets the registrant cancel only before they are checked in; an admin still can', async () => {
+    const { sim, admin } = bench();
+    const startsAt = Date.now() + 2 * HOUR;
+    const { edition, payer, registration, payment } = await h.paidRegistration(
+      {},
+      { starts_at: new Date(startsAt).toISOString(), ends_at: new Date(startsAt + 48 * HOUR).toISOString() },
+    );
+    // Check-in opens a day before the edition starts.
+    expectOk(await attendance.scan(edition.id, { code: await attendance.badgeUrlOf(edition.id, payer.id) }));
+    const refused = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
+    assert.match(refused.message, /checked in.*only an owner or admin/);
+    assert.deepEqual(refused.meta, { reason: 'checked_in' });
+    assert.equal(sim.refundedOf(payment.id), 0);
+
+    assert.equal(expectOk(await cancel(registration.id, admin)).status, 'cancelled');
+    assert.equal(sim.refundedOf(payment.id), 50.5);
+  });
+
+  it('tells the registrant of a test-mode payment, in words for them, that nothing can be given back', async () => {
+    const { t, owner, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition();
+    const payer = await t.actor('payer');
+    const registration = expectOk(await h.register(payer, edition.id, ticketType.id), 201);
+    const intentId = registration.intent_id ?? '';
+    // The wallet's owner simulates the payment: no money at the provider.
+    expectOk(
+      await t.post(`/testmode/intents/${intentId}/simulate`, {
+        token: owner.token,
+        body: { status: 'succeeded' },
+      }),
+      200,
+      'payments',
+    );
+    await h.registrationWhen(registration.id, 'confirmed');
+    const calls = sim.calls.refund;
+
+    const toRegistrant = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
+    assert.doesNotMatch(toRegistrant.message, /simulate|intent|test mode/);
+    assert.match(toRegistrant.message, /no money was taken.*organisers/);
+    assert.deepEqual(toRegistrant.meta, { reason: 'test_mode_payment', intent_id: intentId });
+    const toOwner = expectError(await cancel(registration.id, owner), 409, 'CONFLICT');
+    assert.match(toOwner.message, /simulated in test mode.*\/testmode\/intents\/\{intent_id\}\/simulate/);
+    assert.equal((await h.registration(registration.id)).status, 'confirmed');
+    assert.equal(sim.calls.refund, calls);
   });
 });

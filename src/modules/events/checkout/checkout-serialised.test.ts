@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { ApiResponse } from '../../../../test/harness.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { reserveRefund } from '../../payments/checkout/refunds.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import { intentRefunds } from '../../payments/intents/refunds.table.ts';
@@ -69,12 +70,18 @@ describe('serialised provider calls', () => {
     assert.equal(providerRefunded(payment.id), 5000);
   });
 
-  it('releases the reservation when the provider fails: 502, nothing changed, the next refund goes through', async () => {
+  it('releases the reservation when the provider refuses: 502, nothing changed, the next refund goes through', async () => {
     const { sim } = bench();
     const { registration, payment } = await h.paidRegistration();
     const intentId = registration.intent_id ?? '';
-    sim.failNext(500, 'refund');
-    expectError(await refundIntent(intentId, { amount_cents: 1000 }), 502, 'BAD_GATEWAY');
+    // A refusal (4xx). A 5xx leaves the outcome unknown: checkout-refund-outcomes.test.ts.
+    sim.failNext(400, 'refund');
+    const refused = expectError(await refundIntent(intentId, { amount_cents: 1000 }), 502, 'BAD_GATEWAY');
+    assert.doesNotMatch(refused.message, /being confirmed/);
+    assert.deepEqual(
+      await bench().t.db.select().from(intentRefunds).where(eq(intentRefunds.intent_id, intentId)),
+      [],
+    );
     const unchanged = await h.intent(intentId);
     assert.equal(unchanged.status, 'succeeded');
     assert.equal(unchanged.refunded_cents, 0);
@@ -92,7 +99,7 @@ describe('serialised provider calls', () => {
     const calls = sim.calls.refund;
     // What a process leaves when it stops between the provider's answer and its own commit: the
     // reservation, and a refund done at the provider under the reservation's idempotency key.
-    const { refund } = await reserveRefund(t.db, intentId, {}, 1000);
+    const { refund } = await reserveRefund(t.db, intentId, {}, { attemptId: uuidv7(), leaseMs: 1000 });
     const collector = h.preferenceOf(intentId).collectorId;
     const token = sim.issuedTokens.filter((issued) => issued.endsWith(`-${collector}`)).at(-1);
     const done = await fetch(`${sim.url}/v1/payments/${payment.id}/refunds`, {

@@ -117,10 +117,13 @@ export function until<T>(
 export function checkoutHelpers(bench: () => CheckoutBench) {
   const fx = ticketFixtures(bench);
 
-  /** A published edition of a new event linked to the bench's wallet, with a paid ticket type. */
-  async function paidEdition(ticket: Record<string, unknown> = {}) {
+  /**
+   * A published edition of a new event linked to the bench's wallet, with a paid ticket type.
+   * `fields` set the edition's (`starts_at`, `ends_at`, …).
+   */
+  async function paidEdition(ticket: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) {
     const { t, owner, walletId, sellerId } = bench();
-    const { event, edition } = await fx.setupEdition();
+    const { event, edition } = await fx.setupEdition({ fields });
     expectOk(
       await t.put<PaymentLink>(`/events/${event.id}/payments`, {
         token: owner.token,
@@ -163,9 +166,15 @@ export function checkoutHelpers(bench: () => CheckoutBench) {
       )
       .filter((body) => body.type === type);
 
-  /** A confirmed, paid registration of a new payer (`ticket` adds to the paid ticket type). */
-  async function paidRegistration(ticket: Record<string, unknown> = {}) {
-    const { event, edition, ticketType } = await paidEdition({ max_quantity: 5, ...ticket });
+  /**
+   * A confirmed, paid registration of a new payer (`ticket` adds to the paid ticket type, `fields`
+   * to the edition).
+   */
+  async function paidRegistration(
+    ticket: Record<string, unknown> = {},
+    fields: Record<string, unknown> = {},
+  ) {
+    const { event, edition, ticketType } = await paidEdition({ max_quantity: 5, ...ticket }, fields);
     const payer = await bench().t.actor('payer');
     const registration = expectOk(await fx.register(payer, edition.id, ticketType.id), 201);
     const payment = await bench().sim.pay(preferenceOf(registration.intent_id ?? '').id, 'approved');

@@ -11,15 +11,20 @@ import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { findPgError } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import { conflict, notFound } from '../../../kernel/http/errors.ts';
+import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
-import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
+import {
+  type CheckoutRequest,
+  NO_PROVIDER_PAYMENT,
+  type PaymentsPort,
+} from '../../../kernel/payments-port.ts';
 import { requireRegistrationAccess } from '../access.ts';
+import { hasParticipantCheckIn } from '../check-ins/check-ins.repository.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
-import { claimCheckout, releaseCheckoutClaim } from './checkout-claims.repository.ts';
+import { claimCheckout, releaseCheckoutClaim, renewCheckoutClaim } from './checkout-claims.repository.ts';
 import { findPaymentLink } from './payment-links.repository.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
@@ -33,14 +38,32 @@ export interface CheckoutDeps {
 }
 
 /**
- * How long a checkout claim holds unless renewed. Its holder renews it every CLAIM_RENEW_MS while
- * it works, so a claim outlives its request by at most this: the same person's next request (a
- * retry after the process was killed) waits no longer than that.
+ * How a checkout claim is held and waited for (`withCheckoutClaim`). A claim holds `seconds` unless
+ * renewed; its holder renews it every `renewMs` while it works, so a claim outlives its request by
+ * at most `seconds`: the same person's next request (a retry after the process was killed) waits no
+ * longer than that. A request waiting for another's claim tries again after `firstRetryMs`, the
+ * pause doubling up to `maxRetryMs`, and gives up after `waitMs`.
  */
-const CLAIM_SECONDS = 5;
-const CLAIM_RENEW_MS = 1000;
-/** How often a request waiting for the same person's checkout in progress tries to claim again. */
-const CLAIM_RETRY_MS = 25;
+export interface ClaimTiming {
+  seconds: number;
+  renewMs: number;
+  waitMs: number;
+  firstRetryMs: number;
+  maxRetryMs: number;
+}
+
+/**
+ * `waitMs`: a holder's work is one preference request to the provider, whose deadline is 10 s
+ * (with a token refresh, rarely, another); twice that covers a slow provider, and past it the
+ * holder is about to answer 502 itself, so the waiting request is better told to retry than held.
+ */
+const CLAIM_TIMING: ClaimTiming = {
+  seconds: 5,
+  renewMs: 1000,
+  waitMs: 20_000,
+  firstRetryMs: 25,
+  maxRetryMs: 500,
+};
 
 /**
  * Runs `run` (the look for the person's registration, the provider's preference, the commit) while
@@ -48,27 +71,70 @@ const CLAIM_RETRY_MS = 25;
  * registrations make one preference, the other nine then find its registration and answer it, as
  * a second registration while pending is answered. Waiting is polling a claim row, not holding a
  * transaction or lock across the provider call, which would hold a connection per waiting request
- * (and, embedded, the one database connection) for as long as the provider takes. Should a
- * holder stall past its claim (an event loop blocked for seconds), the next request goes ahead and
- * the unique index of active registrations still makes one registration (`startCheckout`).
+ * (and, embedded, the one database connection) for as long as the provider takes. A request that
+ * waited `timing.waitMs` in vain gets a 409 (`checkout_in_progress`). Should a holder stall past its
+ * claim (an event loop blocked for seconds), the next request goes ahead and the unique index of
+ * active registrations still makes one registration (`startCheckout`). The service cannot see a
+ * client that went away, so a waiting request still waits for its claim or its deadline.
  */
 export async function withCheckoutClaim<T>(
   db: Database,
   editionId: string,
   userId: string,
   run: () => Promise<T>,
+  timing: Partial<ClaimTiming> = {},
 ): Promise<T> {
+  const settings = { ...CLAIM_TIMING, ...timing };
   const claimId = uuidv7();
-  const claim = () => claimCheckout(db, editionId, userId, claimId, CLAIM_SECONDS);
-  while (!(await claim())) await sleep(CLAIM_RETRY_MS);
-  const renewal = setInterval(() => void claim().catch(() => undefined), CLAIM_RENEW_MS);
-  renewal.unref();
+  const deadline = Date.now() + settings.waitMs;
+  let pause = settings.firstRetryMs;
+  while (!(await claimCheckout(db, editionId, userId, claimId, settings.seconds))) {
+    if (Date.now() + pause > deadline) {
+      throw conflict('A checkout for this person is in progress; retry in a moment', {
+        reason: 'checkout_in_progress',
+      });
+    }
+    await sleep(pause);
+    pause = Math.min(pause * 2, settings.maxRetryMs);
+  }
+  const stopRenewing = renewWhileHeld(
+    () => renewCheckoutClaim(db, editionId, userId, claimId, settings.seconds),
+    settings.renewMs,
+  );
   try {
     return await run();
   } finally {
-    clearInterval(renewal);
+    // The renewal on its way first: released after it, the claim stays released.
+    await stopRenewing();
     await releaseCheckoutClaim(db, editionId, userId, claimId);
   }
+}
+
+/**
+ * Calls `renew` every `renewMs`, one call at a time, until the function returned is
+ * called; that resolves once the call on its way (if any) is done. A failed renewal is not fatal:
+ * the claim then lapses and the unique index of active registrations is the last line.
+ */
+function renewWhileHeld(renew: () => Promise<unknown>, renewMs: number): () => Promise<void> {
+  let stopped = false;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      inFlight = renew()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, renewMs);
+    timer.unref();
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await inFlight;
+  };
 }
 
 export interface RegistrationOutcome {
@@ -236,11 +302,17 @@ export async function refundRegistration(
       status: registration.status,
     });
   }
-  await payments.refundNow(db, registration.intent_id);
+  await refundInFull(db, payments, registration.intent_id, undefined, 'organiser');
   if (reason !== undefined) await tickets.setStatusReason(db, registrationId, 'refunded', reason);
   const now = await tickets.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);
+}
+
+/** Who cancels a paid registration: an owner or admin of its event, or its registrant alone. */
+export interface PaidCancellation {
+  byOrganiser: boolean;
+  editionStartsAt: Date;
 }
 
 /**
@@ -249,15 +321,82 @@ export async function refundRegistration(
  * refund's transition ends the registration `cancelled` in the same transaction, freeing its seat
  * and revoking its badge (`checkout.listener.ts`). A confirmed paid seat is thus never released
  * while its money is kept: when the provider fails (502) or another refund of it is in flight
- * (409), the registration stays confirmed with its seat.
+ * (409), the registration stays confirmed with its seat. Its registrant alone may do this only
+ * while it is still a ticket for later (`requireSelfCancellable`); an owner or admin at any time.
  */
 export async function cancelPaidRegistration(
   db: Database,
   payments: PaymentsPort,
   registration: RegistrationRow & { intent_id: string },
+  who: PaidCancellation,
 ): Promise<RegistrationRow> {
-  await payments.refundNow(db, registration.intent_id, REGISTRATION_CANCELLED);
+  if (!who.byOrganiser) await requireSelfCancellable(db, registration, who.editionStartsAt);
+  await refundInFull(
+    db,
+    payments,
+    registration.intent_id,
+    REGISTRATION_CANCELLED,
+    who.byOrganiser ? 'organiser' : 'registrant',
+  );
   const now = await tickets.findRegistration(db, registration.id);
   if (now === undefined) throw notFound('Registration');
   return now;
+}
+
+/**
+ * A registrant gets their money back by cancelling only before the edition starts and before they
+ * were checked in: after that the ticket has been used (or could have been), and whether to give
+ * the money back is the organisers' call (README, "Paid tickets"). 409 with `edition_started` or
+ * `checked_in`.
+ */
+async function requireSelfCancellable(
+  db: Database,
+  registration: RegistrationRow,
+  editionStartsAt: Date,
+): Promise<void> {
+  const organisers = 'only an owner or admin of the event can cancel it now (with a full refund)';
+  if (editionStartsAt.getTime() <= Date.now()) {
+    throw conflict(
+      `The edition has started, so this paid registration can no longer be cancelled by its registrant: ${organisers}`,
+      {
+        reason: 'edition_started',
+        starts_at: editionStartsAt.toISOString(),
+      },
+    );
+  }
+  if (await hasParticipantCheckIn(db, registration.edition_id, registration.user_id)) {
+    throw conflict(
+      `This registration has been checked in, so it can no longer be cancelled by its registrant: ${organisers}`,
+      {
+        reason: 'checked_in',
+      },
+    );
+  }
+}
+
+/**
+ * The payments port's full refund of a registration's intent, its 409 for a test-mode payment told
+ * in words for who asked: a registrant has nothing to do with intents or test mode.
+ */
+async function refundInFull(
+  db: Database,
+  payments: PaymentsPort,
+  intentId: string,
+  reason: string | undefined,
+  askedBy: 'registrant' | 'organiser',
+): Promise<void> {
+  try {
+    await payments.refundNow(db, intentId, reason);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.meta?.reason !== NO_PROVIDER_PAYMENT) throw error;
+    throw conflict(
+      askedBy === 'registrant'
+        ? 'This registration was paid in a test of the event’s payments: no money was taken, so there ' +
+            'is nothing to give back and it cannot be cancelled here. The event’s organisers can end it.'
+        : 'This registration’s payment was simulated in test mode: no money was taken at Mercado Pago, ' +
+            'so none can be given back. The wallet’s owner ends it by moving its intent to `refunded` ' +
+            '(POST /testmode/intents/{intent_id}/simulate).',
+      { reason: 'test_mode_payment', intent_id: intentId },
+    );
+  }
 }

@@ -100,11 +100,13 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
         summary: 'Refund a paid registration',
         description:
           'Owner or admin of the event. Refunds the whole payment at Mercado Pago with the seller’s token ' +
-          '(502 when the provider fails: nothing changes, try again), then the registration is `refunded`, ' +
-          'its seat freed and its participant badge revoked (`status_reason` `refunded`), and ' +
-          '`registration.refunded` goes to the wallet’s webhook endpoints. 409 unless the registration is ' +
-          'confirmed and paid, and while another refund of its intent is in flight (the provider is then ' +
-          'not asked).',
+          '(502 when the provider refuses: nothing changes; 502 `refund_unconfirmed` when it fails without ' +
+          'saying whether it refunded: the refund stays reserved and is confirmed by a job, read the ' +
+          'registration again later), then the registration is `refunded`, its seat freed and its participant ' +
+          'badge revoked (`status_reason` `refunded`), and `registration.refunded` goes to the wallet’s webhook ' +
+          'endpoints. 409 unless the registration is confirmed and paid (`test_mode_payment` for a payment ' +
+          'simulated in test mode), and while another refund of its intent is in flight or being confirmed ' +
+          '(`refund_in_progress`; the provider is then not asked).',
         params: idParams('registration_id'),
         body: RefundBody,
         response: {

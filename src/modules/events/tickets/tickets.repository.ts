@@ -135,9 +135,17 @@ export async function findRegistrationWithAccess(
   db: Executor,
   registrationId: string,
   userId: string,
-): Promise<{ registration: RegistrationRow; eventStatus: string; role: EventRole | undefined } | undefined> {
+): Promise<
+  | { registration: RegistrationRow; eventStatus: string; role: EventRole | undefined; startsAt: Date }
+  | undefined
+> {
   const rows = await db
-    .select({ registration: registrations, eventStatus: events.status, role: eventMembers.role })
+    .select({
+      registration: registrations,
+      eventStatus: events.status,
+      role: eventMembers.role,
+      startsAt: editions.starts_at,
+    })
     .from(registrations)
     .innerJoin(editions, eq(editions.id, registrations.edition_id))
     .innerJoin(events, eq(events.id, editions.event_id))

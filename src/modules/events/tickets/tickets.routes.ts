@@ -195,7 +195,11 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
           'then ends `cancelled` with `status_reason` `refunded`, its intent `refunded`, and ' +
           '`registration.refunded` is sent to the wallet’s webhook endpoints; while another refund of it ' +
           'is in flight this is a 409, and when Mercado Pago fails a 502 that leaves it confirmed with its ' +
-          'seat. 409 when already cancelled, expired or refunded. Takes no body.',
+          'seat (`refund_unconfirmed`: the refund is confirmed later by a job, which then ends it ' +
+          '`cancelled`). Its registrant may cancel a confirmed paid registration only before the edition ' +
+          'starts and before any check-in (409 `edition_started`, `checked_in`); an owner or admin at any ' +
+          'time. 409 `test_mode_payment` for a payment simulated in test mode. 409 when already cancelled, ' +
+          'expired or refunded. Takes no body.',
         params: idParams('registration_id'),
         response: {
           200: envelope(Registration, CANCELLED_EXAMPLE, 'events'),

@@ -11,7 +11,13 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
-import { requireEditionRole, requireReadableEdition, requireRegistrationAccess } from '../access.ts';
+import {
+  isEventRole,
+  requireEditionRole,
+  requireReadableEdition,
+  requireRegistrationAccess,
+  requireRegistrationAccessWithRole,
+} from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import {
   type CheckoutDeps,
@@ -231,20 +237,28 @@ export async function listRegistrations(
 /**
  * The registrant, or an owner or admin of the event, cancels. As with the other guards, a
  * registration of a draft event is unknown (404) to anyone who is neither its registrant nor a
- * member; others get 403. A confirmed paid one is refunded in full first (`cancelPaidRegistration`).
+ * member; others get 403. A confirmed paid one is refunded in full first (`cancelPaidRegistration`,
+ * which lets its registrant alone do so only before the edition starts and any check-in).
  */
 export async function cancelRegistration(
   { db, payments }: Pick<CheckoutDeps, 'db' | 'payments'>,
   registrationId: string,
   actor: Identity,
 ) {
-  const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', true);
+  const access = await requireRegistrationAccessWithRole(db, registrationId, actor, 'admin', true);
+  const { registration } = access;
   const { status, intent_id: intentId } = registration;
   if (status !== 'confirmed' && status !== 'pending_payment') {
     throw conflict(`The registration is already ${status}`, { status });
   }
   if (status === 'confirmed' && intentId !== null) {
-    return serialize(await cancelPaidRegistration(db, payments, { ...registration, intent_id: intentId }));
+    const cancelled = await cancelPaidRegistration(
+      db,
+      payments,
+      { ...registration, intent_id: intentId },
+      { byOrganiser: isEventRole(access.role, 'admin'), editionStartsAt: access.editionStartsAt },
+    );
+    return serialize(cancelled);
   }
 
   const cancelled = await db.transaction(async (tx) => {

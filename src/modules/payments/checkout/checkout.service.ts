@@ -4,7 +4,6 @@
  * stored only once the preference exists (`prepareCheckout` writes nothing, `recordCheckout` runs
  * in the registration's transaction), so a provider failure leaves nothing behind.
  */
-import type { Config } from '../../../kernel/config.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { conflict, notFound } from '../../../kernel/http/errors.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
@@ -21,19 +20,17 @@ import type { SellerRow } from '../connections/connections.table.ts';
 import { NoSellerCredentials, withSellerToken } from '../connections/seller-token.ts';
 import * as intentsRepo from '../intents/intents.repository.ts';
 import { recordEvent } from '../intents/intents.transitions.ts';
-import { providerFor } from '../providers/index.ts';
 import { feeMinor } from '../providers/money.ts';
 import { findOwnedWallet, findSellerOfWallet, findWallet } from '../wallets/wallets.repository.ts';
 import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
 import { RECONCILE_JOB, REFUND_JOB } from './checkout.jobs.ts';
-import { refundIntent } from './refunds.ts';
+import { type RefundContext, refundIntent } from './refunds.ts';
 
 const PROVIDER = 'mercadopago';
 
 export interface CheckoutDeps {
-  config: Config;
-  outbox: Outbox;
+  /** What refunds need; also the config, the outbox and the provider of every checkout. */
+  refunds: RefundContext;
   jobs: JobRunner;
 }
 
@@ -52,8 +49,8 @@ function requireLiveSeller(seller: SellerRow | undefined): SellerRow {
 }
 
 export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
-  const { config, outbox, jobs } = deps;
-  const provider = providerFor(PROVIDER, config);
+  const { refunds, jobs } = deps;
+  const { config, outbox, provider } = refunds;
 
   return {
     async checkSeller(db, ownerId, walletId, sellerId) {
@@ -144,7 +141,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
     },
 
     async refundNow(db, intentId, reason) {
-      await refundIntent({ db, config, outbox, provider }, intentId, { reason });
+      await refundIntent({ ...refunds, db }, intentId, { reason });
     },
 
     async announce(tx, type: RegistrationEventType, data: RegistrationEventData) {

@@ -4,13 +4,12 @@ import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
-import { providerFor } from '../providers/index.ts';
 import { INTENT_EXAMPLE, Intent, IntentListQuery, RefundIntentBody } from './intents.schemas.ts';
 import * as intents from './intents.service.ts';
 
 const tags = ['Intents'];
 
-export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, config, outbox }) => {
+export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, outbox, refunds }) => {
   app.get(
     '/wallets/:wallet_id/intents',
     {
@@ -87,7 +86,6 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
       ok(request, await intents.cancelIntent(db, outbox, request.params.intent_id, actorOf(request))),
   );
 
-  const refunds = { db, config, outbox, provider: providerFor('mercadopago', config) };
   app.post(
     '/intents/:intent_id/refund',
     {
@@ -100,9 +98,13 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
           'The owner of its wallet only (404 for anyone else). Refunds a `succeeded` intent at Mercado Pago ' +
           'with the seller’s token and an idempotency key: all that is left by default, or `amount_cents`. A ' +
           'partial refund keeps `succeeded` and raises `refunded_cents`; refunding the rest moves it to ' +
-          '`refunded` (a `payment.refunded` event; a paid registration becomes `refunded`). 409 for another ' +
-          'status, more than is left, or while another refund of the intent is in flight (the provider is ' +
-          'then not asked); 502 when the provider fails (nothing changes).',
+          '`refunded` (a `payment.refunded` event; a paid registration becomes `refunded`); `refunded_cents` ' +
+          'grows by what Mercado Pago answers it gave back. 409 for another status, more than is left, no ' +
+          'provider payment (`no_provider_payment`), or while another refund of the intent is in flight or ' +
+          'being confirmed (`refund_in_progress`; the provider is then not asked). 502 when the provider ' +
+          'refuses (nothing changes), or with `error.meta.reason` `refund_unconfirmed` when it fails without ' +
+          'saying whether it refunded: the refund stays reserved and a job asks again with the same key until ' +
+          'Mercado Pago answers (never refunding twice); read the intent again later.',
         params: idParams('intent_id'),
         body: RefundIntentBody,
         response: {

@@ -4,6 +4,7 @@
  * Adapters turn every provider failure (non-2xx, network error, timeout) into a 502 BAD_GATEWAY
  * whose message never carries a token or the provider's response body.
  */
+import { AppError } from '../../../kernel/http/errors.ts';
 import type { IntentStatus, IntentStatusDetail } from '../intents/intents.table.ts';
 import type { Provider } from '../wallets/wallets.table.ts';
 
@@ -62,6 +63,27 @@ export interface ProviderPreference {
   sandboxInitPoint: string;
 }
 
+/** A refund the provider made, as its answer reports it. */
+export interface ProviderRefund {
+  /** The provider's id of the refund, when it says. */
+  id: string | null;
+  /** What it gave back, in minor units of the payment's currency; null when the answer does not say. */
+  amountCents: number | null;
+}
+
+/**
+ * The provider answered and refused what was asked (a 4xx other than 401, 408, 409, 425 and 429,
+ * which say "not now" rather than "no"): it did not do it, and asking again with the same
+ * idempotency key gets the same refusal. A 502 BAD_GATEWAY to callers that look no further; a
+ * refund tells it apart from a failure whose outcome is unknown (a timeout, a dropped connection,
+ * a 5xx), after which the provider may have done what was asked.
+ */
+export class ProviderRefused extends AppError {
+  constructor(message: string) {
+    super('BAD_GATEWAY', message);
+  }
+}
+
 /** Thrown by calls with a seller's token when the provider refuses the token (401): refresh and retry. */
 export class ProviderTokenRejected extends Error {
   constructor(what: string) {
@@ -114,12 +136,16 @@ export interface PaymentProvider {
   createPreference(accessToken: string, input: PreferenceInput): Promise<ProviderPreference>;
   /** The payments made for an external reference, newest first. */
   searchPayments(accessToken: string, externalReference: string): Promise<ProviderPayment[]>;
-  /** Refunds `amountCents` of the payment (all of it when undefined); `key` makes it idempotent. */
+  /**
+   * Refunds `amountCents` of the payment (all of it when undefined); `key` makes it idempotent (the
+   * same key answers the refund made before). A refusal is `ProviderRefused`; any other failure
+   * leaves the outcome unknown.
+   */
   refundPayment(
     accessToken: string,
     paymentId: string,
     input: { amountCents: number | undefined; currency: string; key: string },
-  ): Promise<void>;
+  ): Promise<ProviderRefund>;
   /** The payment, or undefined when the provider does not know it (404); any other failure is a 502. */
   fetchPayment(accessToken: string, id: string): Promise<ProviderPayment | undefined>;
   /**

@@ -1,9 +1,9 @@
 /**
  * The Mercado Pago adapter: OAuth (authorization code with PKCE S256), the payments resource and
  * inbound notifications. Every call has a 10 s deadline; any failure becomes a 502 BAD_GATEWAY
- * whose message names the operation and the HTTP status only, except a payment the provider does
- * not know (404), which is an answer, not an outage. Provider bodies and tokens are never put in an
- * error or log.
+ * whose message names the operation and the HTTP status only (`ProviderRefused` when the answer is
+ * a refusal), except a payment the provider does not know (404), which is an answer, not an
+ * outage. Provider bodies and tokens are never put in an error or log.
  */
 import { request } from 'undici';
 import type { Config } from '../../../../kernel/config.ts';
@@ -14,6 +14,8 @@ import {
   type PaymentProvider,
   type ProviderNotification,
   type ProviderPayment,
+  type ProviderRefund,
+  ProviderRefused,
   ProviderTokenRejected,
   type ProviderTokens,
 } from '../provider.ts';
@@ -26,6 +28,18 @@ type Response = Awaited<ReturnType<typeof request>>;
 
 const gatewayError = (what: string, detail: string) =>
   new AppError('BAD_GATEWAY', `Mercado Pago ${what} failed: ${detail}`);
+
+/** 4xx statuses that say "not now" (a timeout, a conflict with the same key in flight, a limit), not "no". */
+const NOT_A_REFUSAL = new Set([401, 408, 409, 425, 429]);
+
+/**
+ * The error of a non-2xx answer, with the same message either way: a refusal (`ProviderRefused`),
+ * or a failure of unknown outcome.
+ */
+const answerError = (what: string, status: number) =>
+  status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status)
+    ? new ProviderRefused(`Mercado Pago ${what} failed: HTTP ${status}`)
+    : gatewayError(what, `HTTP ${status}`);
 
 /** Sends one request; a network failure or the deadline is a 502. */
 async function send(
@@ -42,22 +56,27 @@ async function send(
 }
 
 /**
- * The parsed body of a 2xx answer, else a 502 (the body is drained, not kept). With `token`, a 401
- * is `ProviderTokenRejected`: the caller refreshes the seller's token and tries once more.
+ * Throws for an answer that is not a 2xx, a 502 (the body is drained, not kept). With `token`, a
+ * 401 is `ProviderTokenRejected`: the caller refreshes the seller's token and tries once more.
  */
-async function readJson(
-  what: string,
-  response: Response,
-  token?: 'seller',
-): Promise<Record<string, unknown>> {
+async function requireSuccess(what: string, response: Response, token?: 'seller'): Promise<void> {
   if (token === 'seller' && response.statusCode === 401) {
     await response.body.dump().catch(() => undefined);
     throw new ProviderTokenRejected(what);
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump().catch(() => undefined);
-    throw gatewayError(what, `HTTP ${response.statusCode}`);
+    throw answerError(what, response.statusCode);
   }
+}
+
+/** The parsed body of a 2xx answer, else a 502 (`requireSuccess`). */
+async function readJson(
+  what: string,
+  response: Response,
+  token?: 'seller',
+): Promise<Record<string, unknown>> {
+  await requireSuccess(what, response, token);
   let parsed: unknown;
   try {
     parsed = await response.body.json();
@@ -273,17 +292,22 @@ export function createMercadoPagoProvider(settings: Config['mercadopago']): Paym
       return answer.results.map((result) => paymentOf(objectOf(result), '', what));
     },
 
-    async refundPayment(accessToken, paymentId, { amountCents, currency, key }) {
+    async refundPayment(accessToken, paymentId, { amountCents, currency, key }): Promise<ProviderRefund> {
       const what = 'refund';
-      await readJson(
-        what,
-        await send(what, `${apiUrl}/v1/payments/${encodeURIComponent(paymentId)}/refunds`, {
-          method: 'POST',
-          headers: { ...bearer(accessToken), 'content-type': 'application/json', 'x-idempotency-key': key },
-          body: JSON.stringify(amountCents === undefined ? {} : { amount: toMajor(amountCents, currency) }),
-        }),
-        'seller',
-      );
+      const response = await send(what, `${apiUrl}/v1/payments/${encodeURIComponent(paymentId)}/refunds`, {
+        method: 'POST',
+        headers: { ...bearer(accessToken), 'content-type': 'application/json', 'x-idempotency-key': key },
+        body: JSON.stringify(amountCents === undefined ? {} : { amount: toMajor(amountCents, currency) }),
+      });
+      await requireSuccess(what, response, 'seller');
+      // A 2xx says the refund is made: an answer that cannot be read still says that much, and
+      // the caller records what it asked (asking again with the key would get the same answer).
+      const answer = objectOf(await response.body.json().catch(() => undefined));
+      const amount = amountOf(answer.amount);
+      return {
+        id: text(answer.id) ?? null,
+        amountCents: amount === undefined ? null : toMinor(amount, currency),
+      };
     },
 
     async fetchPayment(accessToken, id): Promise<ProviderPayment | undefined> {
