@@ -5,8 +5,8 @@
  * simulator's delay) is the request in flight when the close begins.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { checkoutHelpers, useCheckoutBench } from './checkout.fixtures.ts';
 
