@@ -94,8 +94,10 @@ export interface MercadoPagoSimulator {
   readonly paymentLookups: number;
   /** Preferences created, by id. */
   readonly preferences: ReadonlyMap<string, SimulatedPreference>;
-  /** Requests per endpoint (successful or not). */
+  /** Requests per endpoint (successful or not), counted when answered (after `delayMs`). */
   readonly calls: Readonly<Record<SimulatedEndpoint, number>>;
+  /** API requests received and held by `delayMs` right now: a test's sign that one is in flight. */
+  readonly held: number;
   /** Notifications sent, with the status the service answered (0: no answer). */
   readonly notificationsSent: { paymentId: string; status: number }[];
   /** Refunds made: payment id, amount in major units (null: all). */
@@ -206,6 +208,7 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
     search: 0,
     refund: 0,
   };
+  let held = 0;
   const notificationsSent: { paymentId: string; status: number }[] = [];
   const refunds: { paymentId: string; amount: number | null; key: string | undefined }[] = [];
   /** The answer of each refund made, by its idempotency key (a known key answers it again). */
@@ -404,7 +407,12 @@ export async function startMercadoPagoSimulator(options: SimulatorOptions): Prom
       return response.end();
     }
 
-    await delay();
+    held++;
+    try {
+      await delay();
+    } finally {
+      held--;
+    }
     if (request.method === 'POST' && url.pathname === '/oauth/token') {
       exchanges++;
       calls.token++;
@@ -595,6 +603,9 @@ ${button('approved', 'Approve the payment')} ${button('rejected', 'Reject it')} 
     },
     get calls() {
       return calls;
+    },
+    get held() {
+      return held;
     },
     get notificationsSent() {
       return notificationsSent;
