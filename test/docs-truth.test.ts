@@ -293,6 +293,45 @@ describe('README.md, ARCHITECTURE.md and docs/', () => {
     );
   });
 
+  it('describe every route of the code in docs/reference', () => {
+    const reference = repoFiles
+      .filter((file) => file.startsWith('docs/reference/') && file.endsWith('.md'))
+      .map((file) => read(file))
+      .join('\n');
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const undocumented: string[] = [];
+    let routes = 0;
+    for (const file of codeFiles.filter((name) => name.startsWith('src/') && !name.endsWith('.test.ts'))) {
+      const source = read(file);
+      for (const match of source.matchAll(
+        /\bapp\.(get|post|put|patch|delete|options)(?:<[^>]*>)?\(\s*(['`])([^'`]+)\2/g,
+      )) {
+        routes += 1;
+        const method = match[1]!.toUpperCase();
+        // Fastify's `:name(regex)` is `{name}` in the reference, and `::` a literal colon.
+        const url = match[3]!
+          .replaceAll('::', '\u0000')
+          .replace(/:([a-z_]+)(\([^)]*\))?/g, '{$1}')
+          .replaceAll('\u0000', ':');
+        const query = '(\\?[^`]*)?`';
+        const row = new RegExp(
+          `^\\|\\s*[A-Z, ]*\\b${method}\\b[A-Z, ]*\\|\\s*\`${literal(url)}${query}`,
+          'm',
+        );
+        const mention = new RegExp(`\`${method} ${literal(url)}${query}`);
+        if (!row.test(reference) && !mention.test(reference)) {
+          undocumented.push(`${method} ${url} (${file})`);
+        }
+      }
+    }
+    assert.ok(routes >= 100, `the routes of the code are found (${routes})`);
+    assert.deepEqual(
+      undocumented,
+      [],
+      'a route of the code has a row (or a `METHOD /path` mention) in docs/reference',
+    );
+  });
+
   it('link only to files and headings that exist', () => {
     /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
     const slug = (heading: string) =>
