@@ -231,7 +231,13 @@ function fileExists(name: string, doc: string): boolean {
     existsSync(join(ROOT, bare)) ||
     existsSync(join(ROOT, 'src', bare)) ||
     existsSync(join(ROOT, dirname(doc), bare)) ||
-    repoFiles.some((file) => file === bare || file.endsWith(`/${bare}`) || file.startsWith(`${bare}/`))
+    repoFiles.some(
+      (file) =>
+        file === bare ||
+        file.endsWith(`/${bare}`) ||
+        file.startsWith(`${bare}/`) ||
+        file.includes(`/${bare}/`),
+    )
   );
 }
 
@@ -249,7 +255,10 @@ function typeArgumentCounts(name: string): Set<number> {
 describe('README.md, ARCHITECTURE.md and docs/', () => {
   it('name only files that exist', () => {
     const missing = spans
-      .filter(({ text }) => /^[\w./*-]+\.(?:ts|mts|mjs|js|md|json|sql|ya?ml|html|png)$/.test(text))
+      // A file by its extension, or a folder by its final slash (`kernel/db/`).
+      .filter(({ text }) =>
+        /^[\w./*-]+\.(?:ts|mts|mjs|js|md|json|sql|ya?ml|html|png)$|^[\w.-]+(?:\/[\w.-]+)*\/$/.test(text),
+      )
       .filter(({ text }) => !text.startsWith('/') && !text.startsWith('DATA_DIR/') && !NOT_OURS.has(text))
       .filter(({ text, file }) => !fileExists(text, file))
       .map(({ text, file }) => `${file}: ${text}`);
