@@ -4,7 +4,11 @@
  *   file exports is exported by that file;
  * - anywhere in ARCHITECTURE.md: every file named in backticks exists, and every function named as
  *   a call (`name()`) is exported somewhere in the code;
- * - README.md's table of error codes equals the codes and statuses of `kernel/http/errors.ts`.
+ * - README.md's table of error codes equals the codes and statuses of `kernel/http/errors.ts`;
+ * - in README.md, ARCHITECTURE.md and the .md files of docs/ (outside fenced code blocks): every file named
+ *   in backticks exists, every name in backticks that can only be code (`name()`, `camelCase`,
+ *   `PascalCase` with two humps, `UPPER_SNAKE`, `t.post<A, B>(…)` with its type arguments) occurs in
+ *   the code, and every relative link reaches an existing file and heading.
  * A rename or a deleted file fails here instead of leaving the next engineer a wrong map.
  */
 import assert from 'node:assert/strict';
@@ -171,5 +175,209 @@ describe('README.md', () => {
       'README error table = ERROR_STATUS of kernel/http/errors.ts',
     );
     assert.equal(documented.length, Object.keys(ERROR_STATUS).length, 'each code once');
+  });
+});
+
+/** The Markdown documents of the repository that describe the code. */
+const docs = ['README.md', 'ARCHITECTURE.md', ...repoFiles.filter((file) => /^docs\/.*\.md$/.test(file))];
+
+/** A document's text outside fenced code blocks (examples may name anything). */
+function prose(file: string): string {
+  return read(file).replace(/^[ \t]*```[^\n]*\n[\s\S]*?^[ \t]*```[^\n]*$/gm, '');
+}
+
+/** Every inline code span of the documents, with the document naming it. */
+const spans = docs.flatMap((file) =>
+  [...prose(file).matchAll(/(?<!`)`([^`\n]+)`(?!`)/g)].map((match) => ({ file, text: match[1]!.trim() })),
+);
+
+/** The code the documents may name: source, tests, benchmarks, scripts, examples, and the tools' settings. */
+const sourceFiles = repoFiles.filter(
+  (file) =>
+    // Not this file: it names things only to describe its checks.
+    (/^(src|test|bench|scripts|examples)\/.*\.(ts|mts|mjs|js)$/.test(file) &&
+      file !== 'test/docs-truth.test.ts') ||
+    /^(package|tsconfig[\w.]*|biome)\.json$/.test(file),
+);
+const sourceText = sourceFiles.map((file) => read(file)).join('\n');
+const sourceWords = new Set(sourceText.match(/[A-Za-z_$][\w$]*/g));
+
+/**
+ * Names the documents cite that are not this repository's code, each for a stated reason: files
+ * `npm run openapi` generates (git-ignored), and functions of SQL, PostgreSQL and libraries.
+ */
+const NOT_OURS = new Set([
+  'build/openapi.json', // written by `npm run openapi`
+  'convene-api.d.ts', // written by `npm run openapi` into test/integrator/
+  'test/integrator/convene-api.d.ts',
+  'range', // ipaddr.js
+  'pg_notify', // PostgreSQL
+  'listen', // PostgreSQL LISTEN
+  'count', // SQL
+  'convene_uuidv7', // a SQL function of the migrations
+  'make_interval', // PostgreSQL
+  'now', // SQL
+  'greatest', // SQL
+]);
+
+/** Where a file a document names may be: from the root, from src/, beside the document, by name. */
+function fileExists(name: string, doc: string): boolean {
+  if (name.includes('*')) {
+    const pattern = new RegExp(`(^|/)${name.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
+    return repoFiles.some((file) => pattern.test(file));
+  }
+  const bare = name.replace(/^\.\//, '').replace(/\/$/, '');
+  return (
+    existsSync(join(ROOT, bare)) ||
+    existsSync(join(ROOT, 'src', bare)) ||
+    existsSync(join(ROOT, dirname(doc), bare)) ||
+    repoFiles.some(
+      (file) =>
+        file === bare ||
+        file.endsWith(`/${bare}`) ||
+        file.startsWith(`${bare}/`) ||
+        file.includes(`/${bare}/`),
+    )
+  );
+}
+
+/** How many type arguments the code gives `name<…>(` anywhere, as a set of counts. */
+function typeArgumentCounts(name: string): Set<number> {
+  const counts = new Set<number>();
+  for (const match of sourceText.matchAll(
+    new RegExp(`\\.${name}<([^<>()]*(?:<[^<>]*>[^<>()]*)*)>\\(`, 'g'),
+  )) {
+    counts.add(match[1]!.split(',').length);
+  }
+  return counts;
+}
+
+describe('README.md, ARCHITECTURE.md and docs/', () => {
+  it('name only files that exist', () => {
+    const missing = spans
+      // A file by its extension, or a folder by its final slash (`kernel/db/`).
+      .filter(({ text }) =>
+        /^[\w./*-]+\.(?:ts|mts|mjs|js|md|json|sql|ya?ml|html|png)$|^[\w.-]+(?:\/[\w.-]+)*\/$/.test(text),
+      )
+      .filter(({ text }) => !text.startsWith('/') && !text.startsWith('DATA_DIR/') && !NOT_OURS.has(text))
+      .filter(({ text, file }) => !fileExists(text, file))
+      .map(({ text, file }) => `${file}: ${text}`);
+    assert.deepEqual([...new Set(missing)], [], 'every file named in the documents exists');
+  });
+
+  it('name only functions, types and variables that occur in the code', () => {
+    const missing: string[] = [];
+    // A document may introduce a name in an example of its own (a fenced block) and then discuss it.
+    const exampleWords = new Map(
+      docs.map((file) => {
+        const blocks = read(file).match(/^[ \t]*```[^\n]*\n[\s\S]*?^[ \t]*```/gm) ?? [];
+        return [file, new Set(blocks.join('\n').match(/[A-Za-z_$][\w$]*/g))] as const;
+      }),
+    );
+    for (const { text, file } of spans) {
+      // `name()`, `name(args)`, `a.b.name(args)`, `name<T>(args)`: the last name is a function.
+      const call = /^(?:[\w$]+\.)*([A-Za-z_$][\w$]*)(<[^`]*>)?\([^`]*\)$/.exec(text);
+      // A name that can only be code: camelCase, PascalCase with two humps, UPPER_SNAKE.
+      const bare =
+        /^(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])$/.exec(
+          text,
+        );
+      const name = call?.[1] ?? bare?.[0];
+      if (name === undefined || NOT_OURS.has(name)) continue;
+      if (!sourceWords.has(name) && !exampleWords.get(file)?.has(name)) {
+        missing.push(`${file}: ${text}`);
+        continue;
+      }
+      const typeArguments = call?.[2];
+      if (typeArguments !== undefined && text.includes('.')) {
+        const arity = typeArguments.slice(1, -1).split(',').length;
+        if (!typeArgumentCounts(name).has(arity))
+          missing.push(`${file}: ${text} (no call with ${arity} type arguments)`);
+      }
+    }
+    assert.deepEqual(
+      [...new Set(missing)],
+      [],
+      'every code name in the documents occurs in src/, test/, bench/, scripts/ or examples/',
+    );
+  });
+
+  it('describe every route of the code in docs/reference', () => {
+    const reference = repoFiles
+      .filter((file) => file.startsWith('docs/reference/') && file.endsWith('.md'))
+      .map((file) => read(file))
+      .join('\n');
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const undocumented: string[] = [];
+    let routes = 0;
+    for (const file of codeFiles.filter((name) => name.startsWith('src/') && !name.endsWith('.test.ts'))) {
+      const source = read(file);
+      for (const match of source.matchAll(
+        /\bapp\.(get|post|put|patch|delete|options)(?:<[^>]*>)?\(\s*(['`])([^'`]+)\2/g,
+      )) {
+        routes += 1;
+        const method = match[1]!.toUpperCase();
+        // Fastify's `:name(regex)` is `{name}` in the reference, and `::` a literal colon.
+        const url = match[3]!
+          .replaceAll('::', '\u0000')
+          .replace(/:([a-z_]+)(\([^)]*\))?/g, '{$1}')
+          .replaceAll('\u0000', ':');
+        const query = '(\\?[^`]*)?`';
+        const row = new RegExp(
+          `^\\|\\s*[A-Z, ]*\\b${method}\\b[A-Z, ]*\\|\\s*\`${literal(url)}${query}`,
+          'm',
+        );
+        const mention = new RegExp(`\`${method} ${literal(url)}${query}`);
+        if (!row.test(reference) && !mention.test(reference)) {
+          undocumented.push(`${method} ${url} (${file})`);
+        }
+      }
+    }
+    assert.ok(routes >= 100, `the routes of the code are found (${routes})`);
+    assert.deepEqual(
+      undocumented,
+      [],
+      'a route of the code has a row (or a `METHOD /path` mention) in docs/reference',
+    );
+  });
+
+  it('link only to files and headings that exist', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
+    const anchorsOf = (file: string): Set<string> => {
+      const text = read(file);
+      const anchors = new Set<string>();
+      const seen = new Map<string, number>();
+      for (const match of prose(file).matchAll(/^#{1,6}\s+(.+)$/gm)) {
+        const base = slug(match[1]!);
+        const count = seen.get(base) ?? 0;
+        anchors.add(count === 0 ? base : `${base}-${count}`);
+        seen.set(base, count + 1);
+      }
+      for (const match of text.matchAll(/<a id="([^"]+)"/g)) anchors.add(match[1]!);
+      return anchors;
+    };
+    const broken: string[] = [];
+    for (const file of docs) {
+      for (const match of prose(file).matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = match[1]!;
+        if (/^[a-z]+:/.test(target)) continue; // https:, mailto:
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const resolved = path === '' ? file : join(dirname(file), path).replace(/\\/g, '/');
+        if (!existsSync(join(ROOT, resolved))) {
+          broken.push(`${file}: ${target} (no file ${resolved})`);
+          continue;
+        }
+        if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+          broken.push(`${file}: ${target} (no heading #${anchor})`);
+        }
+      }
+    }
+    assert.deepEqual(broken, [], 'every relative link of the documents reaches a file and a heading');
   });
 });
