@@ -4,7 +4,8 @@
  *   file exports is exported by that file;
  * - anywhere in ARCHITECTURE.md: every file named in backticks exists, and every function named as
  *   a call (`name()`) is exported somewhere in the code;
- * - README.md's table of error codes equals the codes and statuses of `kernel/http/errors.ts`;
+ * - README.md's table of error codes equals the codes and statuses of `kernel/http/errors.ts`, and
+ *   its table of error reasons lists exactly the reasons of `kernel/http/reasons.ts`;
  * - in README.md, ARCHITECTURE.md and the .md files of docs/ (outside fenced code blocks): every file named
  *   in backticks exists, every name in backticks that can only be code (`name()`, `camelCase`,
  *   `PascalCase` with two humps, `UPPER_SNAKE`, `t.post<A, B>(…)` with its type arguments) occurs in
@@ -18,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS } from '../src/kernel/http/errors.ts';
+import { ERROR_REASON_NAMES } from '../src/kernel/http/reasons.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -175,6 +177,21 @@ describe('README.md', () => {
       'README error table = ERROR_STATUS of kernel/http/errors.ts',
     );
     assert.equal(documented.length, Object.keys(ERROR_STATUS).length, 'each code once');
+  });
+
+  it('lists exactly the error reasons of the code, each once with a code that exists', () => {
+    const readme = read('README.md');
+    const start = readme.indexOf('**Error reasons.**');
+    assert.ok(start >= 0, 'README.md has the error reason table');
+    const table = readme.slice(start).split('\n\n')[1] ?? '';
+    const rows = [...table.matchAll(/^\|\s*`([A-Z_]+)`\s*(\d{3})\s*\|\s*`([a-z0-9_]+)`\s*\|/gm)];
+    const wrongCodes = rows
+      .filter((row) => ERROR_STATUS[row[1] as keyof typeof ERROR_STATUS] !== Number(row[2]))
+      .map((row) => `${row[3]}: ${row[1]} ${row[2]}`);
+    assert.deepEqual(wrongCodes, [], 'each reason row names a code with its status');
+    const documented = rows.map((row) => row[3]!);
+    assert.deepEqual([...documented].sort(), [...ERROR_REASON_NAMES].sort(), 'README reasons = reasons.ts');
+    assert.equal(new Set(documented).size, documented.length, 'each reason once');
   });
 });
 

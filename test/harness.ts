@@ -234,6 +234,7 @@ export async function createTestApp(
       body = undefined;
     }
     // Not JSON: `body` stays undefined at run time, and such tests read `text` (see ApiResponse).
+    assertConflictReason(response.statusCode, body, method, url);
     return { status: response.statusCode, headers: response.headers, body: body!, text: response.body };
   };
 
@@ -266,6 +267,18 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/**
+ * Every 409 names its cause in `error.reason`, a snake_case word (README, "Error reasons"): checked
+ * on each answer a test receives, so every test that meets a 409 checks it too.
+ */
+export function assertConflictReason(status: number, body: unknown, method = '', url = ''): void {
+  if (status !== 409) return;
+  const reason = (body as { error?: { reason?: unknown } } | undefined)?.error?.reason;
+  if (typeof reason !== 'string' || !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(reason)) {
+    throw new Error(`a 409 without a snake_case error.reason (${method} ${url}): ${JSON.stringify(body)}`);
+  }
 }
 
 /** A TCP port free on the loopback interface at the time of asking. */

@@ -7,9 +7,10 @@
  * about one payment commits together or not at all.
  */
 import type { Database, Executor } from './db/client.ts';
+import type { ErrorReason } from './http/reasons.ts';
 
-/** `error.meta.reason` of `refundNow`'s 409 for an intent with no provider payment to refund. */
-export const NO_PROVIDER_PAYMENT = 'no_provider_payment';
+/** `error.reason` of `refundNow`'s 409 for an intent with no provider payment to refund. */
+export const NO_PROVIDER_PAYMENT = 'no_provider_payment' satisfies ErrorReason;
 
 /** What a paid registration asks the provider for (the intent id is also the external reference). */
 export interface CheckoutRequest {
@@ -118,7 +119,7 @@ export interface PaymentsPort {
    * outcome is being confirmed) this is a 409 and the provider is not asked. A provider refusal is
    * a 502 that changes nothing; a provider failure that leaves the outcome unknown is a 502 after
    * which the refund stays reserved and is completed (or released) by a job. An intent without a
-   * provider payment (a test-mode one) is a 409 with `error.meta.reason` NO_PROVIDER_PAYMENT. The
+   * provider payment (a test-mode one) is a 409 with `error.reason` NO_PROVIDER_PAYMENT. The
    * transition to `refunded` is announced like any other, carrying `reason` (`refundReason`).
    */
   refundNow(db: Database, intentId: string, reason?: string): Promise<void>;

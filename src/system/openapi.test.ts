@@ -3,12 +3,13 @@
  * unique; every tag declared and in a group; public operations saying so (`security: []`); each
  * error response's example matching its status, its code and the operation's module; the
  * statuses every operation can answer (400, 429, 500; 413 and 415 but on GET); optional bodies
- * not marked required; and one typed webhook per event type.
+ * not marked required; one typed webhook per event type; and every 409 listing its reasons.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { ERROR_STATUS } from '../kernel/http/errors.ts';
+import { ERROR_REASON_NAMES } from '../kernel/http/reasons.ts';
 import { WEBHOOK_EVENT_TYPES } from '../modules/payments/webhooks/endpoints/endpoints.schemas.ts';
 import { TAG_GROUPS } from './openapi.ts';
 
@@ -17,11 +18,17 @@ interface Operation {
   tags?: string[];
   security?: unknown[];
   requestBody?: { required?: boolean };
-  responses: Record<string, { content?: Record<string, { example?: ErrorExample }> }>;
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { example?: ErrorExample; schema?: ErrorSchema }> }
+  >;
+}
+interface ErrorSchema {
+  properties?: { error?: { required?: string[]; properties?: { reason?: { enum?: string[] } } } };
 }
 interface ErrorExample {
   code: number;
-  error: { code: keyof typeof ERROR_STATUS };
+  error: { code: keyof typeof ERROR_STATUS; reason?: string };
   module: string;
 }
 interface Document {
@@ -109,6 +116,31 @@ describe('the OpenAPI document for generators', () => {
       }
     }
     assert.ok(checked > 500, `${checked} error examples`);
+  });
+
+  it('lists the reasons of every 409 (required, known, each described) and shows one in its example', () => {
+    const known = new Set<string>(ERROR_REASON_NAMES);
+    let checked = 0;
+    for (const { key, operation } of operations) {
+      const conflict = operation.responses['409'];
+      if (conflict === undefined) continue;
+      const content = conflict.content?.['application/json'];
+      const error = content?.schema?.properties?.error;
+      const reasons = error?.properties?.reason?.enum ?? [];
+      assert.ok(reasons.length > 0, `${key}: 409 lists its reasons`);
+      assert.ok(error?.required?.includes('reason'), `${key}: a 409 always has a reason`);
+      assert.deepEqual(
+        reasons.filter((reason) => !known.has(reason)),
+        [],
+        `${key}: reasons of kernel/http/reasons.ts`,
+      );
+      for (const reason of reasons) {
+        assert.ok(conflict.description?.includes(`\`${reason}\``), `${key}: ${reason} described`);
+      }
+      assert.ok(reasons.includes(content?.example?.error.reason ?? ''), `${key}: the example's reason`);
+      checked++;
+    }
+    assert.ok(checked > 40, `${checked} operations with a 409`);
   });
 
   it('marks a body required only where the operation needs one', () => {

@@ -9,7 +9,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { errorResponse, type ModuleName } from '../kernel/http/schemas.ts';
+import { errorResponse, type ModuleName, reasonsOf } from '../kernel/http/schemas.ts';
 
 interface TagGroup {
   module: ModuleName;
@@ -121,7 +121,9 @@ export function documentedSchema(
   if (config.rateLimit !== false) statuses.add(429);
   statuses.add(500);
   const errors = Object.fromEntries(
-    [...statuses].sort().map((status) => [status, errorResponse(status, module)]),
+    [...statuses]
+      .sort()
+      .map((status) => [status, errorResponse(status, module, reasonsOf(schema.response?.[status]))]),
   );
   // A success answer without a description would be shown as "Default Response".
   const successes = Object.fromEntries(

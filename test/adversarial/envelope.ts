@@ -1,6 +1,6 @@
 /**
  * The error envelope of contract section 3, checked exactly: the answer to a bad request must be
- * `{code, message, error: {code, message, fields?, meta?, debug?}, timestamp, module}` as JSON,
+ * `{code, message, error: {code, message, reason?, fields?, meta?, debug?}, timestamp, module}` as JSON,
  * nothing more and nothing less. Returns the problems found (empty: a conforming envelope).
  */
 import type { WireAnswer } from '../wire.ts';
@@ -25,7 +25,9 @@ export const ERROR_STATUS: Record<string, number> = {
 
 const MODULES = ['events', 'projects', 'payments', 'system'];
 const TOP_KEYS = ['code', 'message', 'error', 'timestamp', 'module'];
-const ERROR_KEYS = ['code', 'message', 'fields', 'meta', 'debug'];
+const ERROR_KEYS = ['code', 'message', 'reason', 'fields', 'meta', 'debug'];
+/** `error.reason`: a snake_case word, present on every 409 (README, "Error reasons"). */
+const REASON = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -96,6 +98,11 @@ function errorProblems(error: unknown, status: number): string[] {
           Object.keys(entry).every((key) => key === 'field' || key === 'message'),
       );
     if (!fine) problems.push('error.fields is not [{field, message}]');
+  }
+  if ('reason' in error && (typeof error.reason !== 'string' || !REASON.test(error.reason))) {
+    problems.push(`error.reason ${JSON.stringify(error.reason)} is not a snake_case word`);
+  } else if (status === 409 && !('reason' in error)) {
+    problems.push('a 409 without error.reason');
   }
   if ('meta' in error && !isObject(error.meta)) problems.push('error.meta is not an object');
   if ('debug' in error) {

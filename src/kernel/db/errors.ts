@@ -3,7 +3,7 @@
  * constraint is the last line of defence and still answers with the contract's envelope.
  * Modules register friendly messages for their constraint names with `describeConstraint`.
  */
-import { AppError, type ErrorCode } from '../http/errors.ts';
+import { AppError, type ErrorCode, type ErrorReason } from '../http/errors.ts';
 
 interface PgErrorLike {
   code: string;
@@ -15,6 +15,8 @@ interface PgErrorLike {
 interface ConstraintDescription {
   message: string;
   field?: string;
+  /** `error.reason` when the constraint is broken, in place of the kind's default. */
+  reason?: ErrorReason;
 }
 
 const constraintDescriptions = new Map<string, ConstraintDescription>();
@@ -40,27 +42,34 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
   const pg = findPgError(error);
   if (pg === undefined) return undefined;
   const described = pg.constraint === undefined ? undefined : constraintDescriptions.get(pg.constraint);
-  const make = (code: ErrorCode, fallback: string) =>
-    new AppError(code, described?.message ?? fallback, {
+  // A 409 and a broken rule (400) name a reason: the constraint's own, else the kind's `reason`.
+  const make = (code: ErrorCode, fallback: string, reason?: ErrorReason) => {
+    const message = described?.message ?? fallback;
+    const options = {
       cause: error,
       meta: pg.constraint === undefined ? {} : { constraint: pg.constraint },
       ...(described?.field === undefined
         ? {}
         : { fields: [{ field: described.field, message: described.message }] }),
-    });
+    };
+    const chosen = reason === undefined ? undefined : (described?.reason ?? reason);
+    if (code === 'CONFLICT')
+      return new AppError(code, message, { ...options, reason: chosen ?? 'already_exists' });
+    return new AppError(code, message, chosen === undefined ? options : { ...options, reason: chosen });
+  };
 
   switch (pg.code) {
     case '23505':
-      return make('CONFLICT', 'A resource with these values already exists');
+      return make('CONFLICT', 'A resource with these values already exists', 'already_exists');
     case '23P01':
-      return make('CONFLICT', 'The change conflicts with an existing resource');
+      return make('CONFLICT', 'The change conflicts with an existing resource', 'overlaps_existing');
     case '23514':
-      return make('BAD_REQUEST', 'The values break a rule of the resource');
+      return make('BAD_REQUEST', 'The values break a rule of the resource', 'rule_broken');
     case '23502':
       return make('BAD_REQUEST', 'A required value is missing');
     case '23503':
       return pg.detail?.includes('still referenced')
-        ? make('CONFLICT', 'The resource is still referenced by others')
+        ? make('CONFLICT', 'The resource is still referenced by others', 'still_referenced')
         : make('NOT_FOUND', 'A referenced resource does not exist');
     case '22001':
     case '22003':

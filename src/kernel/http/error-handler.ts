@@ -1,6 +1,6 @@
 /**
  * The one error handler. Every failure, ours or Fastify's, leaves as the contract's error envelope:
- * `{code, message, error: {code, message, fields?, meta?, debug?}, timestamp, module}`.
+ * `{code, message, error: {code, message, reason?, fields?, meta?, debug?}, timestamp, module}`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.ts';
@@ -9,7 +9,7 @@ import { AppError, type ErrorCode } from './errors.ts';
 import { moduleOf } from './respond.ts';
 import type { ModuleName } from './schemas.ts';
 
-const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+const FASTIFY_CODES: Record<string, [Exclude<ErrorCode, 'CONFLICT'>, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BAD_REQUEST', 'The content-length header does not match the body'],
@@ -31,18 +31,20 @@ export function toAppError(error: unknown): AppError {
     return new AppError('BAD_REQUEST', 'The body is not valid JSON', { cause: error });
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = fastifyError.message || 'The request is not valid';
+    // Every 409 names its reason; one the framework raised knows none more precise than this.
+    if (status === 409) return new AppError('CONFLICT', message, { reason: 'state_conflict', cause: error });
     const code = STATUS_FALLBACK[status] ?? 'BAD_REQUEST';
-    return new AppError(code, fastifyError.message || 'The request is not valid', { cause: error });
+    return new AppError(code, message, { cause: error });
   }
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred', { cause: error });
 }
 
-const STATUS_FALLBACK: Record<number, ErrorCode> = {
+const STATUS_FALLBACK: Record<number, Exclude<ErrorCode, 'CONFLICT'>> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
@@ -68,6 +70,7 @@ export function errorEnvelope(error: AppError, module: ModuleName, exposeDebug: 
     error: {
       code: error.code,
       message: error.message,
+      ...(error.reason === undefined ? {} : { reason: error.reason }),
       ...(error.fields === undefined ? {} : { fields: error.fields }),
       ...(error.meta === undefined || Object.keys(error.meta).length === 0 ? {} : { meta: error.meta }),
       ...(debug === undefined ? {} : { debug }),

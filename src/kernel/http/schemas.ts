@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from 'typebox';
 import type { ErrorCode, FieldError } from './errors.ts';
+import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
@@ -143,8 +144,15 @@ export const ErrorEnvelope = Type.Object(
     code: Type.Integer({ minimum: 400, maximum: 599, description: 'the HTTP status' }),
     message: Type.String(),
     error: Type.Object({
-      code: Type.String({ description: 'one of the closed list of error codes (contract 3)' }),
+      code: Type.String({ description: 'one of the closed list of error codes (README, "Errors")' }),
       message: Type.String(),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            'a stable snake_case word telling apart the causes that share a code (README, "Error reasons"); ' +
+            'every 409 has one',
+        }),
+      ),
       fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
       meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
       debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
@@ -182,18 +190,27 @@ const ERROR_EXAMPLES: Record<number, { code: ErrorCode; message: string; fields?
 };
 
 /** The documented example of an error `status` answered by a route of `module`. */
-export function errorExample(status: number, module: ModuleName) {
+export function errorExample(status: number, module: ModuleName, reason?: ErrorReason) {
   const example = ERROR_EXAMPLES[status];
   if (example === undefined) throw new Error(`no error example for status ${status}`);
-  const { code, message, fields } = example;
+  const { code, fields } = example;
+  // With a reason, the example shows it with the words of its meaning (a message of that cause).
+  const message = reason === undefined ? example.message : capitalized(ERROR_REASONS[reason]);
   return {
     code: status,
     message,
-    error: { code, message, ...(fields === undefined ? {} : { fields }) },
+    error: {
+      code: reason === undefined || status !== 400 ? code : 'BAD_REQUEST',
+      message,
+      ...(reason === undefined ? {} : { reason }),
+      ...(fields === undefined || reason !== undefined ? {} : { fields }),
+    },
     timestamp: EXAMPLE_TIME,
     module,
   };
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Path parameters object of UUID ids, e.g. `idParams('event_id', 'edition_id')`. */
 export function idParams<K extends string>(...names: K[]) {
@@ -219,25 +236,70 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Unavailable (test mode off, shutting down, database unreachable)',
 };
 
+/** An error status with the `error.reason`s a route can answer with it: `withReasons(409, 'sold_out')`. */
+export interface ReasonedStatus {
+  status: number;
+  reasons: readonly ErrorReason[];
+}
+
+export const withReasons = (status: number, ...reasons: ErrorReason[]): ReasonedStatus => ({
+  status,
+  reasons,
+});
+
 /**
  * Error responses of a route, for the OpenAPI document (and serialization of those errors). Their
  * examples are added to the document by `system/openapi.ts`, which knows the route's module from
- * its tag.
+ * its tag. A status given `withReasons` documents its reasons (an `enum` on `error.reason`, and
+ * each with its meaning in the description); a 409 always names some.
  */
-export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)])) as Record<
-    number,
-    typeof ErrorEnvelope
-  >;
+export function errorResponses(...statuses: Array<number | ReasonedStatus>) {
+  return Object.fromEntries(
+    statuses.map((entry) =>
+      typeof entry === 'number'
+        ? [entry, errorResponse(entry)]
+        : [entry.status, errorResponse(entry.status, undefined, entry.reasons)],
+    ),
+    // A listed reason narrows `error.reason` to an enum; the shape stays the envelope's.
+  ) as unknown as Record<number, typeof ErrorEnvelope>;
 }
 
-/** One error response: the envelope, the status's description and, given a module, its example. */
-export function errorResponse(status: number, module?: ModuleName) {
+/**
+ * One error response: the envelope, the status's description and, given a module, its example;
+ * given `reasons`, `error.reason` is one of them (and, on a 409, always present).
+ */
+export function errorResponse(status: number, module?: ModuleName, reasons: readonly ErrorReason[] = []) {
+  const listed = [...new Set(reasons)].sort();
+  const base = ERROR_DESCRIPTIONS[status] ?? 'Error';
+  if (listed.length === 0) {
+    return {
+      ...ErrorEnvelope,
+      description: base,
+      ...(module === undefined ? {} : { examples: [errorExample(status, module, undefined)] }),
+    };
+  }
+  const detail = ErrorEnvelope.properties.error;
+  const error = {
+    ...detail,
+    properties: {
+      ...detail.properties,
+      reason: Type.String({ ...detail.properties.reason, enum: listed }),
+    },
+    required: status === 409 ? [...(detail.required ?? []), 'reason'] : detail.required,
+  };
   return {
     ...ErrorEnvelope,
-    description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-    ...(module === undefined ? {} : { examples: [errorExample(status, module)] }),
+    properties: { ...ErrorEnvelope.properties, error },
+    description: `${base}. \`error.reason\`:\n${listed.map((reason) => `- \`${reason}\`: ${ERROR_REASONS[reason]}`).join('\n')}`,
+    ...(module === undefined ? {} : { examples: [errorExample(status, module, listed[0])] }),
   };
+}
+
+/** The `error.reason`s a route's error response lists (none when it lists none). */
+export function reasonsOf(response: unknown): ErrorReason[] {
+  const listed = (response as { properties?: { error?: { properties?: { reason?: { enum?: unknown } } } } })
+    ?.properties?.error?.properties?.reason?.enum;
+  return Array.isArray(listed) ? (listed as ErrorReason[]) : [];
 }
 
 /** A 200 whose body is a PDF document, not an envelope (printable badges, certificates). */

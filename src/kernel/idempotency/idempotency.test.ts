@@ -139,7 +139,8 @@ describe('Idempotency-Key', () => {
       // the answer is withheld, neither a replay nor a 500 nor a new wallet.
       const retry = await createWallet('Unreadable', 'key-unreadable');
       const error = expectError(retry, 409, 'CONFLICT');
-      assert.deepEqual(error.meta, { reason: 'answer_withheld', status: 201 });
+      assert.equal(error.reason, 'answer_withheld');
+      assert.deepEqual(error.meta, { status: 201 });
       assert.match(error.message, /completed/);
       assert.equal(retry.headers['idempotent-replayed'], undefined);
     };

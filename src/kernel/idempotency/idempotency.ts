@@ -31,7 +31,8 @@ import type {
 import { Type } from 'typebox';
 import type { Database } from '../db/client.ts';
 import { AppError, conflict, validationError } from '../http/errors.ts';
-import { errorResponses } from '../http/schemas.ts';
+import type { ErrorReason } from '../http/reasons.ts';
+import { errorResponses, reasonsOf, withReasons } from '../http/schemas.ts';
 import { scheduleJob } from '../jobs/jobs.repository.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { open, seal } from '../secret-box.ts';
@@ -45,6 +46,8 @@ declare module 'fastify' {
 
 const HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 255;
+/** The 409s of the key itself, on every route that takes one. */
+const KEY_REASONS: ErrorReason[] = ['key_releasing', 'request_in_progress', 'answer_withheld'];
 
 const IdempotencyHeaders = Type.Object({
   [HEADER]: Type.Optional(
@@ -140,7 +143,7 @@ export function registerIdempotency(
       return false;
     }
     const held = await repo.findKey(db, userId, key);
-    if (held === undefined) throw conflict('This Idempotency-Key is being released; retry');
+    if (held === undefined) throw conflict('key_releasing', 'This Idempotency-Key is being released; retry');
     if (held.fingerprint !== fingerprint) {
       throw new AppError(
         'UNPROCESSABLE_ENTITY',
@@ -148,15 +151,19 @@ export function registerIdempotency(
       );
     }
     if (held.status === 'running' || held.response_status === null) {
-      throw conflict('A request with this Idempotency-Key is still running; retry when it has finished');
+      throw conflict(
+        'request_in_progress',
+        'A request with this Idempotency-Key is still running; retry when it has finished',
+      );
     }
     const answer = openAnswer(secretsKey, held.response_body);
     if (answer === undefined) {
       throw conflict(
+        'answer_withheld',
         'The request with this Idempotency-Key completed, but its answer can no longer be shown (kept ' +
           'before answers were sealed, or sealed with another SECRETS_KEY); read the resource to see ' +
           'what it did, or use a new key',
-        { reason: 'answer_withheld', status: held.response_status },
+        { status: held.response_status },
       );
     }
     reply
@@ -210,7 +217,15 @@ export function registerIdempotency(
     if (!methods.includes('POST') || route.config?.auth === undefined) return;
     // Documented on every such route: the key's own refusals are a 409 and a 422.
     const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (response !== undefined) Object.assign(response, { ...errorResponses(409, 422), ...response });
+    // The route's own 409 reasons are kept beside the key's.
+    if (response !== undefined) {
+      const reasons = [...reasonsOf(response[409]), ...KEY_REASONS];
+      Object.assign(
+        response,
+        { ...errorResponses(422), ...response },
+        errorResponses(withReasons(409, ...reasons)),
+      );
+    }
     // Shown in the OpenAPI document only: validation compiled its own header schema already, and
     // the key is checked here.
     if (route.schema !== undefined && route.schema.headers === undefined) {

@@ -36,7 +36,8 @@ export interface MembershipConfig<R extends string> {
 
 export function membership<R extends string>(config: MembershipConfig<R>) {
   const { repository: repo, noun } = config;
-  const alreadyMember = (role: R) => conflict(`This person is already a member of the ${noun}`, { role });
+  const alreadyMember = (role: R) =>
+    conflict('already_member', `This person is already a member of the ${noun}`, { role });
   const write = (
     db: Database,
     parentId: string,
@@ -87,12 +88,13 @@ export function membership<R extends string>(config: MembershipConfig<R>) {
       if (pathUserId !== undefined && pathUserId.toLowerCase() !== member.user_id) {
         const pathMember = await repo.find(db, parentId, pathUserId);
         if (pathMember !== undefined) {
-          throw badRequest('The path user_id names a different member than the e-mail', [
+          throw badRequest('member_mismatch', 'The path user_id names a different member than the e-mail', [
             { field: 'params.user_id', message: 'names a different member than email' },
           ]);
         }
       }
-      if (member.role === 'owner') throw conflict(`The owner of ${article} ${noun} cannot be removed`);
+      if (member.role === 'owner')
+        throw conflict('owner_not_removable', `The owner of ${article} ${noun} cannot be removed`);
       if (member.role === 'admin' && callerRole !== 'owner')
         throw forbidden('Only the owner may remove an admin');
       await write(db, parentId, member.user_id, 'removed', (tx) => repo.delete(tx, parentId, member.user_id));

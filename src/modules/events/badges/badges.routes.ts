@@ -10,6 +10,7 @@ import {
   listEnvelope,
   PageQuerySchema,
   pdfResponse,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
@@ -62,7 +63,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
         body: CreateBadgeTemplateBody,
         response: {
           201: envelope(BadgeTemplate, BADGE_TEMPLATE_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'template_scope_taken')),
         },
       },
     },

@@ -22,6 +22,7 @@ import {
 import type { BadgeTemplateRow } from './badges.table.ts';
 
 describeConstraint('badge_templates_scope_unique', {
+  reason: 'template_scope_taken',
   message: 'this edition already has a badge template for that scope',
 });
 
@@ -64,7 +65,7 @@ export async function createTemplate(
   const scope = templateScope(body.origin, body.ticket_type_id);
   const existing = await repo.findTemplateByScope(db, editionId, scope);
   if (existing !== undefined) {
-    throw conflict('This edition already has a badge template for that scope', {
+    throw conflict('template_scope_taken', 'This edition already has a badge template for that scope', {
       scope,
       template_id: existing.id,
     });

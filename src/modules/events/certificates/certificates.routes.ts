@@ -10,6 +10,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
@@ -66,13 +67,13 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
           'badges do not count. Issuing again adds only the newly qualified (a revoked certificate is not issued ' +
           'again). `template_ids` limits the run to some templates (400 naming `template_ids` when one is not a ' +
           'live template of this edition). Certificates are issued only once the edition has started: before ' +
-          "its `starts_at` the answer is 409 with `error.meta` `{reason: 'edition_not_started', starts_at}`, and " +
+          'its `starts_at` the answer is 409 with `error.reason` `edition_not_started` and `error.meta` `{starts_at}`, and ' +
           'nothing is queued. Follow the progress at `GET /jobs/{job_id}`.',
         params: idParams('edition_id'),
         body: IssueBody,
         response: {
           202: envelope(IssueAccepted, { job_id: ISSUANCE_EXAMPLE.id, job: QUEUED_EXAMPLE }, 'events', 202),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'edition_not_started')),
         },
       },
     },
@@ -261,7 +262,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
             },
             'events',
           ),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_revoked')),
         },
       },
     },

@@ -106,7 +106,7 @@ export async function revokeCertificate(
   const revoked = await db.transaction((tx) =>
     repo.revokeCertificate(tx, certificateId, actor.userId, reason),
   );
-  if (revoked === undefined) throw conflict('This certificate is already revoked');
+  if (revoked === undefined) throw conflict('already_revoked', 'This certificate is already revoked');
   return certificateOf({ ...view, ...revoked }, publicBaseUrl);
 }
 

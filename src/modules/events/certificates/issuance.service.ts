@@ -85,8 +85,7 @@ export async function startIssuance(
   // A certificate attests attendance: none before the edition has begun (README, "Attendance and
   // certificates").
   if (edition.starts_at.getTime() > Date.now()) {
-    throw conflict('Certificates are issued once the edition has started', {
-      reason: 'edition_not_started',
+    throw conflict('edition_not_started', 'Certificates are issued once the edition has started', {
       starts_at: edition.starts_at.toISOString(),
     });
   }

@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import {
@@ -119,7 +120,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         body: UpdateCertificationTemplateBody,
         response: {
           200: envelope(CertificationTemplate, CERTIFICATION_TEMPLATE_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'template_linked')),
         },
       },
     },
@@ -171,7 +172,13 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         body: LinkBody,
         response: {
           201: envelope(TemplateLink, LINK_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(
+            withReasons(400, 'not_program_attendance', 'program_not_linkable'),
+            401,
+            403,
+            404,
+            withReasons(409, 'already_linked'),
+          ),
         },
       },
     },

@@ -104,9 +104,13 @@ export async function updateTemplate(
     if (body.kind === 'edition_attendance' && current.kind === 'program_attendance') {
       const linked = await repo.countLiveLinks(tx, templateId);
       if (linked > 0) {
-        throw conflict('The template is linked to programs: unlink them before changing its kind', {
-          linked_programs: linked,
-        });
+        throw conflict(
+          'template_linked',
+          'The template is linked to programs: unlink them before changing its kind',
+          {
+            linked_programs: linked,
+          },
+        );
       }
     }
     return repo.updateTemplate(tx, templateId, body);
@@ -137,18 +141,22 @@ export async function linkProgram(db: Database, templateId: string, actor: Ident
     if (program === undefined) throw notFound('Program');
     if (template.kind !== 'program_attendance') {
       throw new AppError('BAD_REQUEST', 'Only a program_attendance template can be linked to programs', {
+        reason: 'not_program_attendance',
         meta: { kind: template.kind },
       });
     }
     if (program.deleted_at !== null || program.edition_id !== template.edition_id) {
       const message = 'must be a live program of the same edition as the template';
       throw new AppError('BAD_REQUEST', `The program ${message}`, {
+        reason: 'program_not_linkable',
         fields: [{ field: 'program_id', message }],
       });
     }
     const inserted = await repo.insertLink(tx, templateId, programId);
     if (inserted === undefined) {
-      throw conflict('The program is already linked to this template', { program_id: programId });
+      throw conflict('already_linked', 'The program is already linked to this template', {
+        program_id: programId,
+      });
     }
     return inserted;
   });

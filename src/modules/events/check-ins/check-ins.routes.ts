@@ -2,7 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  withReasons,
+} from '../../../kernel/http/schemas.ts';
 import type { EventsContext } from '../deps.ts';
 import {
   ATTENDANCE_EXAMPLE,
@@ -45,7 +51,21 @@ export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (ap
         body: CheckInBody,
         response: {
           200: envelope(CheckInAnswer, CHECK_IN_ANSWER_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            withReasons(
+              409,
+              'badge_unknown',
+              'wrong_edition',
+              'badge_revoked',
+              'not_allowed',
+              'not_open',
+              'nonce_reused',
+            ),
+          ),
         },
       },
     },

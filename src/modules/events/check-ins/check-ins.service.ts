@@ -13,7 +13,7 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import { AppError, conflict, validationError } from '../../../kernel/http/errors.ts';
+import { AppError, conflict, type ErrorReason, validationError } from '../../../kernel/http/errors.ts';
 import { requireEditionRole } from '../access.ts';
 import type { BadgeCodes } from '../badges/badge-codes.ts';
 import { type EmissionView, findEmission } from '../badges/badge-emissions.repository.ts';
@@ -40,6 +40,15 @@ const REFUSALS: Record<Exclude<CheckInResult, 'ok' | 'already_checked_in'>, stri
   revoked: 'This badge has been revoked',
   not_allowed: 'This badge does not admit its holder here',
   not_open: 'Check-in is not open: it runs from 24 hours before the edition starts to 24 hours after it ends',
+};
+
+/** The `error.reason` of each refused scan (its `meta.result` says the same, as the scanner reads it). */
+const REFUSAL_REASONS: Record<keyof typeof REFUSALS, ErrorReason> = {
+  unknown: 'badge_unknown',
+  wrong_edition: 'wrong_edition',
+  revoked: 'badge_revoked',
+  not_allowed: 'not_allowed',
+  not_open: 'not_open',
 };
 
 export interface CheckInDeps {
@@ -82,7 +91,7 @@ function answer(
 
 /** A refused scan: 409 whose `meta` is the answer, so a scanner reads one shape either way. */
 function refuse(result: keyof typeof REFUSALS, body: CheckInAnswer): never {
-  throw new AppError('CONFLICT', REFUSALS[result], { meta: { ...body } });
+  throw new AppError('CONFLICT', REFUSALS[result], { reason: REFUSAL_REASONS[result], meta: { ...body } });
 }
 
 function scanTime(scannedAt: string | undefined, now: number): Date {
@@ -140,7 +149,7 @@ export async function checkIn(
     const earlier = await repo.findCheckInByNonce(db, editionId, body.nonce);
     if (earlier === undefined) return undefined;
     if (earlier.emission_id !== emissionId || earlier.program_id !== programId) {
-      throw conflict('This nonce was already used for another scan', { nonce: body.nonce });
+      throw conflict('nonce_reused', 'This nonce was already used for another scan', { nonce: body.nonce });
     }
     return answer('ok', await findEmission(db, earlier.emission_id), { row: earlier, programId });
   };

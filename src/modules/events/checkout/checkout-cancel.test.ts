@@ -111,8 +111,8 @@ describe('cancelling a confirmed paid registration', () => {
     const calls = sim.calls.refund;
     const refused = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
     assert.match(refused.message, /edition has started.*only an owner or admin/);
+    assert.equal(refused.reason, 'edition_started');
     assert.deepEqual(refused.meta, {
-      reason: 'edition_started',
       starts_at: new Date(startedAt).toISOString(),
     });
     assert.equal((await h.registration(registration.id)).status, 'confirmed');
@@ -134,7 +134,8 @@ describe('cancelling a confirmed paid registration', () => {
     expectOk(await attendance.scan(edition.id, { code: await attendance.badgeUrlOf(edition.id, payer.id) }));
     const refused = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
     assert.match(refused.message, /checked in.*only an owner or admin/);
-    assert.deepEqual(refused.meta, { reason: 'checked_in' });
+    assert.equal(refused.reason, 'checked_in');
+    assert.equal(refused.meta, undefined);
     assert.equal(sim.refundedOf(payment.id), 0);
 
     assert.equal(expectOk(await cancel(registration.id, admin)).status, 'cancelled');
@@ -162,7 +163,8 @@ describe('cancelling a confirmed paid registration', () => {
     const toRegistrant = expectError(await cancel(registration.id, payer), 409, 'CONFLICT');
     assert.doesNotMatch(toRegistrant.message, /simulate|intent|test mode/);
     assert.match(toRegistrant.message, /no money was taken.*organisers/);
-    assert.deepEqual(toRegistrant.meta, { reason: 'test_mode_payment', intent_id: intentId });
+    assert.equal(toRegistrant.reason, 'test_mode_payment');
+    assert.deepEqual(toRegistrant.meta, { intent_id: intentId });
     const toOwner = expectError(await cancel(registration.id, owner), 409, 'CONFLICT');
     assert.match(toOwner.message, /simulated in test mode.*\/testmode\/intents\/\{intent_id\}\/simulate/);
     assert.equal((await h.registration(registration.id)).status, 'confirmed');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { expectOk } from '../../../../test/assertions.ts';
+import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { providerNotifications } from '../../payments/webhooks/inbound/notifications.table.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
@@ -25,6 +25,9 @@ describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
     const expired = await h.registrationWhen(registration.id, 'expired');
     assert.equal(expired.status_reason, 'hold_expired');
     assert.equal(expired.checkout_url, null);
+    // Cancelling it now is refused for that cause, by name.
+    const refused = await t.post(`/registrations/${registration.id}/cancel`, { token: payer.token });
+    assert.equal(expectError(refused, 409, 'CONFLICT').reason, 'hold_expired');
     const [ticket] = await h.ticketTypes(edition.id);
     assert.equal(ticket?.held_count, 0);
     assert.equal(ticket?.remaining, 1);

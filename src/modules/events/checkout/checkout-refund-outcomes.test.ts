@@ -40,14 +40,14 @@ describe('refund outcomes the provider leaves unclear', () => {
       const answer = sim.holdNextRefundAnswer();
       const unclear = expectError(await refundIntent(intentId, { amount_cents: 1000 }), 502, 'BAD_GATEWAY');
       assert.match(unclear.message, /being confirmed/);
-      assert.equal(unclear.meta?.reason, 'refund_unconfirmed');
+      assert.equal(unclear.reason, 'refund_unconfirmed');
       assert.equal(providerRefunded(payment.id), 1000);
       const [reserved] = await refundsOf(intentId);
       assert.equal(reserved?.status, 'pending');
       assert.equal(reserved?.amount_cents, 1000);
       // Meanwhile no other refund of the intent reaches the provider, whatever its amount.
       const busy = expectError(await refundIntent(intentId, { amount_cents: 2000 }), 409, 'CONFLICT');
-      assert.equal(busy.meta?.reason, 'refund_in_progress');
+      assert.equal(busy.reason, 'refund_in_progress');
       expectError(await refundIntent(intentId), 409, 'CONFLICT');
       assert.equal((await h.intent(intentId)).refunded_cents, 0);
 
@@ -98,7 +98,7 @@ describe('refund outcomes the provider leaves unclear', () => {
       t.post<Registration>(`/registrations/${registration.id}/cancel`, { token: payer.token });
     sim.loseNextRefundAnswer(500);
     const unclear = expectError(await cancel(), 502, 'BAD_GATEWAY');
-    assert.equal(unclear.meta?.reason, 'refund_unconfirmed');
+    assert.equal(unclear.reason, 'refund_unconfirmed');
     // Asked again meanwhile: a 409 (the refund in progress, or the registration already cancelled
     // by the provider's notification of the refund), never a second refund.
     expectError(await cancel(), 409, 'CONFLICT');

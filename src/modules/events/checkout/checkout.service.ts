@@ -90,9 +90,7 @@ export async function withCheckoutClaim<T>(
   let pause = settings.firstRetryMs;
   while (!(await claimCheckout(db, editionId, userId, claimId, settings.seconds))) {
     if (Date.now() + pause > deadline) {
-      throw conflict('A checkout for this person is in progress; retry in a moment', {
-        reason: 'checkout_in_progress',
-      });
+      throw conflict('checkout_in_progress', 'A checkout for this person is in progress; retry in a moment');
     }
     await sleep(pause);
     pause = Math.min(pause * 2, settings.maxRetryMs);
@@ -160,7 +158,7 @@ export async function startCheckout(
   const link = await findPaymentLink(db, edition.event_id);
   if (link === undefined) throw noLink(edition.event_id);
   if (ticketType.currency === null) {
-    throw conflict('This paid ticket type has no currency; create it again with `currency`', {
+    throw conflict('no_currency', 'This paid ticket type has no currency; create it again with `currency`', {
       ticket_type_id: ticketType.id,
     });
   }
@@ -273,14 +271,19 @@ export async function resumeCheckout(
 
 const noLink = (eventId: string) =>
   conflict(
+    'payments_not_linked',
     'This event does not sell paid tickets yet: its owner links a wallet with PUT /events/{event_id}/payments',
     { event_id: eventId },
   );
 
 const soldOut = (ticketType: TicketTypeRow) =>
-  conflict('This ticket type is sold out (seats held by unpaid checkouts count until their hold ends)', {
-    max_quantity: ticketType.max_quantity,
-  });
+  conflict(
+    'sold_out',
+    'This ticket type is sold out (seats held by unpaid checkouts count until their hold ends)',
+    {
+      max_quantity: ticketType.max_quantity,
+    },
+  );
 
 /**
  * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
@@ -296,11 +299,16 @@ export async function refundRegistration(
   reason: string | undefined,
 ) {
   const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', false);
-  if (registration.intent_id === null) throw conflict('This registration was not paid; cancel it instead');
+  if (registration.intent_id === null)
+    throw conflict('not_paid', 'This registration was not paid; cancel it instead');
   if (registration.status !== 'confirmed') {
-    throw conflict(`Only a confirmed registration can be refunded; this one is ${registration.status}`, {
-      status: registration.status,
-    });
+    throw conflict(
+      'not_confirmed',
+      `Only a confirmed registration can be refunded; this one is ${registration.status}`,
+      {
+        status: registration.status,
+      },
+    );
   }
   await refundInFull(db, payments, registration.intent_id, undefined, 'organiser');
   if (reason !== undefined) await tickets.setStatusReason(db, registrationId, 'refunded', reason);
@@ -357,19 +365,17 @@ async function requireSelfCancellable(
   const organisers = 'only an owner or admin of the event can cancel it now (with a full refund)';
   if (editionStartsAt.getTime() <= Date.now()) {
     throw conflict(
+      'edition_started',
       `The edition has started, so this paid registration can no longer be cancelled by its registrant: ${organisers}`,
       {
-        reason: 'edition_started',
         starts_at: editionStartsAt.toISOString(),
       },
     );
   }
   if (await hasParticipantCheckIn(db, registration.edition_id, registration.user_id)) {
     throw conflict(
+      'checked_in',
       `This registration has been checked in, so it can no longer be cancelled by its registrant: ${organisers}`,
-      {
-        reason: 'checked_in',
-      },
     );
   }
 }
@@ -388,15 +394,16 @@ async function refundInFull(
   try {
     await payments.refundNow(db, intentId, reason);
   } catch (error) {
-    if (!(error instanceof AppError) || error.meta?.reason !== NO_PROVIDER_PAYMENT) throw error;
+    if (!(error instanceof AppError) || error.reason !== NO_PROVIDER_PAYMENT) throw error;
     throw conflict(
+      'test_mode_payment',
       askedBy === 'registrant'
         ? 'This registration was paid in a test of the event’s payments: no money was taken, so there ' +
             'is nothing to give back and it cannot be cancelled here. The event’s organisers can end it.'
         : 'This registration’s payment was simulated in test mode: no money was taken at Mercado Pago, ' +
             'so none can be given back. The wallet’s owner ends it by moving its intent to `refunded` ' +
             '(POST /testmode/intents/{intent_id}/simulate).',
-      { reason: 'test_mode_payment', intent_id: intentId },
+      { intent_id: intentId },
     );
   }
 }

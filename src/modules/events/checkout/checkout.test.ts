@@ -318,6 +318,7 @@ describe('checkout: refusals and provider failures leave nothing behind', () => 
     const second = await t.actor('second');
     const soldOut = expectError(await h.register(second, edition.id, ticketType.id), 409, 'CONFLICT');
     assert.match(soldOut.message, /sold out/);
+    assert.equal(soldOut.reason, 'sold_out');
 
     const other = await h.createTicketType(edition.id, { name: 'Other', price_cents: 100, currency: 'BRL' });
     expectOk(await t.delete(`/events/${event.id}/payments`, { token: owner.token }));

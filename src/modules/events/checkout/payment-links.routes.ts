@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import type { EventsDeps } from '../deps.ts';
 import { REFUNDED_EXAMPLE, Registration } from '../tickets/tickets.schemas.ts';
 import { refundRegistration } from './checkout.service.ts';
@@ -36,7 +36,7 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
         body: PutPaymentLinkBody,
         response: {
           200: envelope(PaymentLink, PAYMENT_LINK_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'seller_revoked', 'test_mode_seller')),
         },
       },
     },
@@ -111,7 +111,23 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
         body: RefundBody,
         response: {
           200: envelope(Registration, REFUNDED_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409, 502),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            withReasons(
+              409,
+              'not_paid',
+              'not_confirmed',
+              'test_mode_payment',
+              'no_seller_credentials',
+              'not_refundable',
+              'refund_in_progress',
+              'refund_exceeds_amount',
+            ),
+            withReasons(502, 'refund_unconfirmed'),
+          ),
         },
       },
     },

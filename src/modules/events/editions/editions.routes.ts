@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import {
@@ -38,7 +39,13 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: CreateEditionBody,
         response: {
           201: envelope(Edition, EDITION_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(
+            withReasons(400, 'ends_before_start', 'registration_opens_after_start'),
+            401,
+            403,
+            404,
+            withReasons(409, 'slug_taken', 'edition_overlap'),
+          ),
         },
       },
     },
@@ -160,7 +167,13 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: UpdateEditionBody,
         response: {
           200: envelope(Edition, EDITION_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(
+            withReasons(400, 'ends_before_start', 'registration_opens_after_start'),
+            401,
+            403,
+            404,
+            withReasons(409, 'slug_taken', 'edition_overlap'),
+          ),
         },
       },
     },
@@ -187,7 +200,10 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         summary: 'Publish an edition',
         description: 'Owner or admin. Sets `is_draft` to false; 409 when already published.',
         params: idParams('event_id', 'edition_id'),
-        response: { 200: envelope(Edition, PUBLISHED, 'events'), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          200: envelope(Edition, PUBLISHED, 'events'),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_published')),
+        },
       },
     },
     async (request) =>

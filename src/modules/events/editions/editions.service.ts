@@ -18,11 +18,17 @@ import type { CreateEditionBody, UpdateEditionBody } from './editions.schemas.ts
 import type { EditionRow } from './editions.table.ts';
 
 describeConstraint('editions_event_slug_unique', {
+  reason: 'slug_taken',
   field: 'slug',
   message: 'slug is already taken by another edition of this event',
 });
-describeConstraint('editions_dates_check', { field: 'ends_at', message: 'must be after starts_at' });
+describeConstraint('editions_dates_check', {
+  reason: 'ends_before_start',
+  field: 'ends_at',
+  message: 'must be after starts_at',
+});
 describeConstraint('editions_registration_check', {
+  reason: 'registration_opens_after_start',
   field: 'registration_opens_at',
   message: 'must not be after starts_at',
 });
@@ -68,7 +74,7 @@ async function refuseOverlap(
 ): Promise<void> {
   const clash = await repo.findOverlappingEdition(tx, lock.eventId, startsAt, endsAt, exceptId);
   if (clash !== undefined) {
-    throw conflict('The edition overlaps another edition of this event', {
+    throw conflict('edition_overlap', 'The edition overlaps another edition of this event', {
       edition_id: clash.id,
       starts_at: clash.starts_at.toISOString(),
       ends_at: clash.ends_at.toISOString(),
@@ -192,7 +198,7 @@ export async function publishEdition(db: Database, eventId: string, editionId: s
         return row;
       })
     : undefined;
-  if (published === undefined) throw conflict('The edition is already published');
+  if (published === undefined) throw conflict('already_published', 'The edition is already published');
   return serialize(published);
 }
 

@@ -190,7 +190,7 @@ describe('editions: creation', () => {
           body: { name: 'Clash', slug: newSlug(), starts_at: at(from), ends_at: at(to) },
         });
         try {
-          expectError(response, 409, 'CONFLICT');
+          assert.equal(expectError(response, 409, 'CONFLICT').reason, 'edition_overlap');
         } catch (error) {
           throw new Error(`${label}: ${(error as Error).message}`);
         }

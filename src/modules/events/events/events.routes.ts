@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import { eventMemberSchemas as memberSchemas } from '../members/members.schemas.ts';
@@ -36,7 +37,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         description:
           'Creates a draft event; the caller becomes its owner. `slug` is unique across events (409).',
         body: CreateEventBody,
-        response: { 201: envelope(Event, EVENT_EXAMPLE, 'events', 201), ...errorResponses(400, 401, 409) },
+        response: {
+          201: envelope(Event, EVENT_EXAMPLE, 'events', 201),
+          ...errorResponses(400, 401, withReasons(409, 'slug_taken')),
+        },
       },
     },
     async (request, reply) =>
@@ -130,7 +134,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         body: UpdateEventBody,
         response: {
           200: envelope(Event, EVENT_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'slug_taken')),
         },
       },
     },
@@ -150,7 +154,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         params: idParams('event_id'),
         response: {
           200: envelope(Event, { ...EVENT_EXAMPLE, status: 'active' }, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_published')),
         },
       },
     },
@@ -196,7 +200,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         body: memberSchemas.AddBody,
         response: {
           201: envelope(memberSchemas.Member, memberSchemas.example, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_member')),
         },
       },
     },
@@ -224,7 +228,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { 
         body: memberSchemas.RemoveBody,
         response: {
           200: envelope(memberSchemas.Member, memberSchemas.example, 'events'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(
+            withReasons(400, 'member_mismatch'),
+            401,
+            403,
+            404,
+            withReasons(409, 'owner_not_removable'),
+          ),
         },
       },
     },

@@ -12,6 +12,7 @@ import * as repo from './events.repository.ts';
 import type { CreateEventBody, UpdateEventBody } from './events.schemas.ts';
 
 describeConstraint('events_slug_unique', {
+  reason: 'slug_taken',
   field: 'slug',
   message: 'slug is already taken by another event',
 });
@@ -55,6 +56,7 @@ export async function publishEvent(db: Database, eventId: string, actor: Identit
   const { event } = await requireEventRole(db, eventId, actor, 'admin');
   // Conditional update: of two concurrent publishes exactly one wins, the other gets the 409.
   const published = event.status === 'draft' ? await repo.activateDraftEvent(db, eventId) : undefined;
-  if (published === undefined) throw conflict('Only a draft event can be published', { status: 'active' });
+  if (published === undefined)
+    throw conflict('already_published', 'Only a draft event can be published', { status: 'active' });
   return serialize(published);
 }

@@ -99,16 +99,18 @@ describe('events: creation and reads', () => {
 
     it('refuses a slug already taken by another event, draft or published (409)', async () => {
       const other = await t.actor('other');
-      expectError(
+      const taken = expectError(
         await t.post<Event>('/events', { token: other.token, body: { name: 'Copy', slug: draft.slug } }),
         409,
         'CONFLICT',
       );
-      expectError(
+      assert.equal(taken.reason, 'slug_taken');
+      const takenLive = expectError(
         await t.post<Event>('/events', { token: owner.token, body: { name: 'Copy', slug: live.slug } }),
         409,
         'CONFLICT',
       );
+      assert.equal(takenLive.reason, 'slug_taken');
       assert.deepEqual(await myEvents(other), []);
     });
 

@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import {
@@ -38,7 +39,7 @@ export const participantRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (a
         params: idParams('program_id'),
         response: {
           201: envelope(Participant, PARTICIPANT_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_signed_up', 'program_full')),
         },
       },
     },

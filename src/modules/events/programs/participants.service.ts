@@ -47,10 +47,10 @@ export async function signUp(db: Database, programId: string, actor: Identity) {
     const locked = await findProgram(tx, programId);
     if (locked === undefined) throw notFound('Program');
     if ((await repo.findParticipant(tx, programId, actor.userId))?.status === 'active') {
-      throw conflict('You are already signed up to this program');
+      throw conflict('already_signed_up', 'You are already signed up to this program');
     }
     if (locked.max_participants !== null && active >= locked.max_participants) {
-      throw conflict('This program is full', { max_participants: locked.max_participants });
+      throw conflict('program_full', 'This program is full', { max_participants: locked.max_participants });
     }
     return repo.activateParticipant(tx, {
       program_id: programId,

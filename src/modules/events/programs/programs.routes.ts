@@ -2,7 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  withReasons,
+} from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import {
   CreateProgramBody,
@@ -67,7 +73,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: CreateProgramBody,
         response: {
           201: envelope(Program, PROGRAM_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(withReasons(400, 'ends_before_start'), 401, 403, 404),
         },
       },
     },
@@ -110,7 +116,13 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: UpdateProgramBody,
         response: {
           200: envelope(Program, PROGRAM_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(
+            withReasons(400, 'ends_before_start'),
+            401,
+            403,
+            404,
+            withReasons(409, 'below_sign_ups'),
+          ),
         },
       },
     },

@@ -24,7 +24,11 @@ import * as repo from './programs.repository.ts';
 import type { CreateProgramBody, ProgramListQuery, UpdateProgramBody } from './programs.schemas.ts';
 import type { ProgramRow } from './programs.table.ts';
 
-describeConstraint('programs_dates_check', { field: 'ends_at', message: 'must be after starts_at' });
+describeConstraint('programs_dates_check', {
+  reason: 'ends_before_start',
+  field: 'ends_at',
+  message: 'must be after starts_at',
+});
 describeConstraint('programs_access_level_check', { field: 'min_access_level', message: 'must be >= 0' });
 describeConstraint('programs_price_check', { field: 'price', message: 'must be >= 0' });
 describeConstraint('programs_max_participants_check', { field: 'max_participants', message: 'must be >= 1' });
@@ -173,7 +177,9 @@ export async function updateProgram(
     if (limit !== undefined && limit !== null) {
       const active = await countActiveParticipants(tx, programId, { lock: true });
       if (active > limit) {
-        throw conflict('max_participants cannot be below the current sign-ups', { participants: active });
+        throw conflict('below_sign_ups', 'max_participants cannot be below the current sign-ups', {
+          participants: active,
+        });
       }
     }
     return repo.updateProgram(tx, programId, patch);

@@ -15,6 +15,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { EventsContext } from '../deps.ts';
 import {
@@ -163,7 +164,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
         body: FulfilBody,
         response: {
           201: envelope(FulfilledSignature, FULFILLED_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 409, 503),
+          ...errorResponses(400, 401, withReasons(409, 'request_not_pending'), 503),
         },
       },
     },
@@ -199,7 +200,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
             },
             'events',
           ),
-          ...errorResponses(400, 401, 409),
+          ...errorResponses(400, 401, withReasons(409, 'request_not_pending')),
         },
       },
     },
@@ -226,7 +227,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
             { ...SIGNATURE_REQUEST_EXAMPLE, status: 'cancelled', decided_at: '2026-11-23T09:30:00.000Z' },
             'events',
           ),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'request_not_pending')),
         },
       },
     },
@@ -287,7 +288,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
             { ...SIGNATURE_EXAMPLE, status: 'revoked', revoked_at: '2026-12-01T12:00:00.000Z' },
             'events',
           ),
-          ...errorResponses(400, 401, 409),
+          ...errorResponses(400, 401, withReasons(409, 'already_revoked')),
         },
       },
     },

@@ -127,7 +127,7 @@ async function refuseDecision(db: Executor, requestId: string): Promise<never> {
 }
 
 const notPending = (status: string | undefined) =>
-  conflict('The signature request is no longer pending', { status });
+  conflict('request_not_pending', 'The signature request is no longer pending', { status });
 
 /** For the routes' pre-body hook: authenticate a request token before the body is read. */
 export async function authenticateRequestToken(db: Database, token: unknown): Promise<void> {
@@ -294,12 +294,12 @@ export async function denyRequest(db: Database, token: unknown, body: ReasonBody
 
 export async function revokeSignature(db: Database, token: unknown) {
   const signature = await findRevocable(db, token);
-  if (signature.status !== 'active') throw conflict('The signature is already revoked');
+  if (signature.status !== 'active') throw conflict('already_revoked', 'The signature is already revoked');
   const revoked = await repo.revokeSignature(db, signature.id);
   if (revoked === undefined) {
     // Revoked concurrently (409), or the revoke token expired in between (401).
     await findRevocable(db, token);
-    throw conflict('The signature is already revoked');
+    throw conflict('already_revoked', 'The signature is already revoked');
   }
   return toSignature(revoked);
 }

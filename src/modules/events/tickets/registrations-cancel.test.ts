@@ -68,8 +68,14 @@ describe('POST /registrations/{registration_id}/cancel', () => {
     const { person, registration } = await registered();
     expectOk(await cancel(person, registration.id));
     const count = (await ticketTypes(edition.id))[0].confirmed_count;
-    expectError(await cancel(person, registration.id), 409, 'CONFLICT');
-    expectError(await cancel(owner, registration.id), 409, 'CONFLICT');
+    assert.equal(
+      expectError(await cancel(person, registration.id), 409, 'CONFLICT').reason,
+      'already_cancelled',
+    );
+    assert.equal(
+      expectError(await cancel(owner, registration.id), 409, 'CONFLICT').reason,
+      'already_cancelled',
+    );
     assert.equal((await ticketTypes(edition.id))[0].confirmed_count, count);
   });
 

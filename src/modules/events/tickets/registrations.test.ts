@@ -80,6 +80,7 @@ describe('registrations', () => {
     it('refuses a paid ticket while the event has no payment link (409 naming the fix)', async () => {
       const error = expectError(await register(outsider, live.id, paid.id), 409, 'CONFLICT');
       assert.match(error.message, /PUT \/events\/\{event_id\}\/payments/);
+      assert.equal(error.reason, 'payments_not_linked');
       assert.equal(error.meta?.event_id, live.event_id);
       assert.equal((await registrations(live.id)).filter((row) => row.user_id === outsider.id).length, 0);
     });
@@ -89,8 +90,12 @@ describe('registrations', () => {
       const first = expectOk(await register(person, live.id, free.id), 201);
       const error = expectError(await register(person, live.id, free.id), 409, 'CONFLICT');
       assert.equal(error.meta?.registration_id, first.id);
+      assert.equal(error.reason, 'already_registered');
       const other = await createTicketType(live.id, { name: 'Other' });
-      expectError(await register(person, live.id, other.id), 409, 'CONFLICT');
+      assert.equal(
+        expectError(await register(person, live.id, other.id), 409, 'CONFLICT').reason,
+        'already_registered',
+      );
     });
 
     it('refuses a sold-out ticket type (409) and keeps the counter', async () => {
@@ -103,6 +108,7 @@ describe('registrations', () => {
         'CONFLICT',
       );
       assert.match(error.message, /sold out/i);
+      assert.equal(error.reason, 'sold_out');
       const [listed] = await ticketTypes(edition.id);
       assert.deepEqual([listed.confirmed_count, listed.remaining], [1, 0]);
       assert.equal((await registrations(edition.id)).length, 1);
@@ -115,10 +121,14 @@ describe('registrations', () => {
       const later = await createTicketType(opensLater.id);
       const early = expectError(await register(outsider, opensLater.id, later.id), 409, 'CONFLICT');
       assert.equal(early.meta?.registration_opens_at, fx.at(390));
+      assert.equal(early.reason, 'registration_not_open');
 
       const past = (await setupEdition(PAST)).edition;
       const old = await createTicketType(past.id);
-      expectError(await register(outsider, past.id, old.id), 409, 'CONFLICT');
+      assert.equal(
+        expectError(await register(outsider, past.id, old.id), 409, 'CONFLICT').reason,
+        'edition_ended',
+      );
 
       const opened = (
         await setupEdition({ from: 500, to: 520, fields: { registration_opens_at: '2020-01-01T00:00:00Z' } })

@@ -34,9 +34,13 @@ import type { RegistrationRow, TicketTypeRow } from './tickets.table.ts';
 // Last lines of defence: a concurrent registration of the same person (409), a counter that would
 // pass its maximum (which the conditional seat update prevents).
 describeConstraint('registrations_one_active_unique', {
+  reason: 'already_registered',
   message: 'This person already holds an active registration for this edition',
 });
-describeConstraint('ticket_types_capacity_check', { message: 'This ticket type is sold out' });
+describeConstraint('ticket_types_capacity_check', {
+  reason: 'sold_out',
+  message: 'This ticket type is sold out',
+});
 
 // ---------- ticket types ----------
 
@@ -115,14 +119,15 @@ async function resolveRegistrant(
  */
 function checkRegistrationState(edition: EditionRow, isStaffRegistration: boolean, now: Date): void {
   if (edition.ends_at.getTime() <= now.getTime()) {
-    throw conflict('The edition has ended; registration is closed', {
+    throw conflict('edition_ended', 'The edition has ended; registration is closed', {
       ends_at: edition.ends_at.toISOString(),
     });
   }
   if (isStaffRegistration) return;
-  if (edition.is_draft) throw conflict('The edition is not published; registration is not open yet');
+  if (edition.is_draft)
+    throw conflict('edition_not_published', 'The edition is not published; registration is not open yet');
   if (edition.registration_opens_at !== null && edition.registration_opens_at.getTime() > now.getTime()) {
-    throw conflict('Registration has not opened yet', {
+    throw conflict('registration_not_open', 'Registration has not opened yet', {
       registration_opens_at: edition.registration_opens_at.toISOString(),
     });
   }
@@ -180,10 +185,14 @@ async function registerChecked(
     };
   }
   if (existing !== undefined) {
-    throw conflict('This person already holds an active registration for this edition', {
-      registration_id: existing.id,
-      status: existing.status,
-    });
+    throw conflict(
+      'already_registered',
+      'This person already holds an active registration for this edition',
+      {
+        registration_id: existing.id,
+        status: existing.status,
+      },
+    );
   }
   if (ticketType.price_cents > 0 && !isStaffRegistration) {
     const outcome = await startCheckout(deps, edition, ticketType, actor);
@@ -206,7 +215,7 @@ async function registerChecked(
     });
     const seat = await repo.takeSeat(tx, ticketType.id);
     if (seat === undefined) {
-      throw conflict('This ticket type is sold out', { max_quantity: ticketType.max_quantity });
+      throw conflict('sold_out', 'This ticket type is sold out', { max_quantity: ticketType.max_quantity });
     }
     await emitParticipantBadge(tx, inserted);
     return inserted;
@@ -249,7 +258,13 @@ export async function cancelRegistration(
   const { registration } = access;
   const { status, intent_id: intentId } = registration;
   if (status !== 'confirmed' && status !== 'pending_payment') {
-    throw conflict(`The registration is already ${status}`, { status });
+    const reason =
+      status === 'expired'
+        ? 'hold_expired'
+        : status === 'refunded'
+          ? 'already_refunded'
+          : 'already_cancelled';
+    throw conflict(reason, `The registration is already ${status}`, { status });
   }
   if (status === 'confirmed' && intentId !== null) {
     const cancelled = await cancelPaidRegistration(
@@ -265,7 +280,8 @@ export async function cancelRegistration(
     // Conditional: of two concurrent cancellations exactly one frees the seat. A pending one gives
     // its held seat back; should its payment still succeed, the payment is refunded.
     const row = await repo.moveRegistration(tx, registrationId, status, 'cancelled');
-    if (row === undefined) throw conflict('The registration changed meanwhile; read it again');
+    if (row === undefined)
+      throw conflict('registration_changed', 'The registration changed meanwhile; read it again');
     if (status === 'pending_payment') {
       await repo.releaseHeldSeat(tx, row.ticket_type_id);
       return row;

@@ -38,12 +38,18 @@ export interface CheckoutDeps {
 function requireLiveSeller(seller: SellerRow | undefined): SellerRow {
   if (seller === undefined) throw notFound('Seller');
   if (seller.revoked_at !== null) {
-    throw conflict('The seller was revoked; connect a seller again and link it', { seller_id: seller.id });
-  }
-  if (seller.credentials === null) {
-    throw conflict('A test-mode seller cannot take real payments; connect one with the seller flow', {
+    throw conflict('seller_revoked', 'The seller was revoked; connect a seller again and link it', {
       seller_id: seller.id,
     });
+  }
+  if (seller.credentials === null) {
+    throw conflict(
+      'test_mode_seller',
+      'A test-mode seller cannot take real payments; connect one with the seller flow',
+      {
+        seller_id: seller.id,
+      },
+    );
   }
   return seller;
 }
@@ -66,7 +72,8 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
 
     async prepareCheckout(db, request): Promise<PreparedCheckout> {
       const wallet = await findWallet(db, request.walletId);
-      if (wallet === undefined) throw conflict('The event’s payment wallet no longer exists; link another');
+      if (wallet === undefined)
+        throw conflict('wallet_gone', 'The event’s payment wallet no longer exists; link another');
       const seller = requireLiveSeller(await findSellerOfWallet(db, request.walletId, request.sellerId));
       try {
         const preference = await withSellerToken(db, config, provider, seller, (token) =>
@@ -89,7 +96,10 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
         };
       } catch (error) {
         if (error instanceof NoSellerCredentials) {
-          throw conflict('The seller’s credentials cannot be read; connect the seller again');
+          throw conflict(
+            'seller_credentials_unreadable',
+            'The seller’s credentials cannot be read; connect the seller again',
+          );
         }
         throw error;
       }

@@ -70,7 +70,7 @@ const transactionOf = (intent: IntentRow): string | undefined => {
  * the intent as recorded. 409 for another status, more than is left, no provider payment, or
  * another refund of the intent in flight (or still being confirmed); 502 when the provider refuses
  * (nothing changed) or fails without saying whether it made the refund (then the reservation stays
- * and the resume job confirms it: `error.meta.reason` `refund_unconfirmed`).
+ * and the resume job confirms it: `error.reason` `refund_unconfirmed`).
  */
 export async function refundIntent(
   ctx: RefundContext,
@@ -91,9 +91,10 @@ export async function refundIntent(
   if (conclusion.status === 'settled') return conclusion.intent;
   if (conclusion.status === 'open') throw unconfirmed(refund, conclusion.cause);
   if (conclusion.cause instanceof NoSellerCredentials) {
-    throw conflict('The seller’s credentials are gone (revoked); refund from the Mercado Pago account', {
-      reason: 'no_seller_credentials',
-    });
+    throw conflict(
+      'no_seller_credentials',
+      'The seller’s credentials are gone (revoked); refund from the Mercado Pago account',
+    );
   }
   throw conclusion.cause;
 }
@@ -106,7 +107,7 @@ function unconfirmed(refund: IntentRefundRow, cause: unknown): AppError {
     `Mercado Pago did not confirm the refund${detail}. It may have been made, so it stays reserved ` +
       'and its outcome is being confirmed with Mercado Pago (asked again with the same key, it is ' +
       'never made twice); read the intent again later',
-    { meta: { reason: 'refund_unconfirmed', refund_id: refund.id, amount_cents: refund.amount_cents } },
+    { reason: 'refund_unconfirmed', meta: { refund_id: refund.id, amount_cents: refund.amount_cents } },
   );
 }
 
@@ -127,31 +128,34 @@ export async function reserveRefund(
     const intent = await intentsRepo.lockIntent(tx, intentId);
     if (intent === undefined) throw new AppError('NOT_FOUND', 'Intent not found');
     if (intent.status !== 'succeeded') {
-      throw conflict(`Only a succeeded intent can be refunded; this one is ${intent.status}`, {
-        reason: 'not_refundable',
-        status: intent.status,
-      });
+      throw conflict(
+        'not_refundable',
+        `Only a succeeded intent can be refunded; this one is ${intent.status}`,
+        {
+          status: intent.status,
+        },
+      );
     }
     const pending = await refundsRepo.findPendingRefund(tx, intent.id);
     if (pending !== undefined) {
       throw conflict(
+        'refund_in_progress',
         'Another refund of this intent is in progress, or its outcome is still being confirmed with ' +
           'Mercado Pago; read the intent again once it ends',
-        { reason: 'refund_in_progress', pending_refund_cents: pending.amount_cents },
+        { pending_refund_cents: pending.amount_cents },
       );
     }
     const left = intent.amount_cents - intent.refunded_cents;
     const amount = request.amountCents ?? left;
     if (amount > left) {
-      throw conflict(`At most ${left} can still be refunded`, {
-        reason: 'refund_exceeds_amount',
+      throw conflict('refund_exceeds_amount', `At most ${left} can still be refunded`, {
         refundable_cents: left,
       });
     }
     if (transactionOf(intent) === undefined) {
       throw conflict(
+        NO_PROVIDER_PAYMENT,
         'This intent has no provider payment to refund (a test-mode intent: move it with simulate)',
-        { reason: NO_PROVIDER_PAYMENT },
       );
     }
     const refund = await refundsRepo.insertPendingRefund(

@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, listEnvelope, PageQuerySchema } from '../../../kernel/http/schemas.ts';
+import {
+  envelope,
+  errorResponses,
+  listEnvelope,
+  PageQuerySchema,
+  withReasons,
+} from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
 import {
   CallbackQuery,
@@ -71,7 +77,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
             description: 'Redirect to the caller `final_redirect_url` (no body)',
             examples: [null],
           }),
-          ...errorResponses(400, 404, 503),
+          ...errorResponses(withReasons(400, 'oauth_state_invalid'), 404, 503),
         },
       },
     },
@@ -117,7 +123,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
         body: RevokeBody,
         response: {
           200: envelope(RevokeResult, REVOKE_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 404, withReasons(409, 'already_revoked')),
         },
       },
     },

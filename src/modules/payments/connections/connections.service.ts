@@ -117,7 +117,8 @@ export async function completeCallback(
 
   // 1. Claim the state before talking to the provider: a replayed callback never exchanges twice.
   const state = await repo.claimOAuthState(db, provider.slug, hashToken(query.state));
-  if (state === undefined) throw badRequest('The state is unknown, already used or expired');
+  if (state === undefined)
+    throw badRequest('oauth_state_invalid', 'The state is unknown, already used or expired');
   const fail = (error: string) =>
     appendQuery(state.final_redirect_url, { status: 'error', flow: state.flow, error });
 
@@ -197,7 +198,7 @@ export async function revoke(db: Executor, config: Config, slug: string, actor: 
     if (!isMine) throw notFound('Seller');
     credential = found.seller;
   }
-  const alreadyRevoked = () => conflict('The credential is already revoked');
+  const alreadyRevoked = () => conflict('already_revoked', 'The credential is already revoked');
   if (credential.revoked_at !== null) throw alreadyRevoked();
   const row =
     body.flow === 'collector'

@@ -2,7 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
+import {
+  envelope,
+  errorResponses,
+  idParams,
+  listEnvelope,
+  withReasons,
+} from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
 import { INTENT_EXAMPLE, Intent, IntentListQuery, RefundIntentBody } from './intents.schemas.ts';
 import * as intents from './intents.service.ts';
@@ -78,7 +84,7 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
         params: idParams('intent_id'),
         response: {
           200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'cancelled' }, 'payments'),
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 404, withReasons(409, 'invalid_transition')),
         },
       },
     },
@@ -102,14 +108,27 @@ export const intentRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
           'grows by what Mercado Pago answers it gave back. 409 for another status, more than is left, no ' +
           'provider payment (`no_provider_payment`), or while another refund of the intent is in flight or ' +
           'being confirmed (`refund_in_progress`; the provider is then not asked). 502 when the provider ' +
-          'refuses (nothing changes), or with `error.meta.reason` `refund_unconfirmed` when it fails without ' +
+          'refuses (nothing changes), or with `error.reason` `refund_unconfirmed` when it fails without ' +
           'saying whether it refunded: the refund stays reserved and a job asks again with the same key until ' +
           'Mercado Pago answers (never refunding twice); read the intent again later.',
         params: idParams('intent_id'),
         body: RefundIntentBody,
         response: {
           200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'succeeded', refunded_cents: 1000 }, 'payments'),
-          ...errorResponses(400, 401, 404, 409, 502),
+          ...errorResponses(
+            400,
+            401,
+            404,
+            withReasons(
+              409,
+              'no_seller_credentials',
+              'not_refundable',
+              'refund_in_progress',
+              'refund_exceeds_amount',
+              'no_provider_payment',
+            ),
+            withReasons(502, 'refund_unconfirmed'),
+          ),
         },
       },
     },

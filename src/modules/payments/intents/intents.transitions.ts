@@ -179,7 +179,10 @@ export async function applyIntentStatus(
   policy: DeliveryPolicy,
 ): Promise<RecordedEvent & { intent: IntentRow }> {
   const refuse = (from: IntentStatus) =>
-    conflict(`An intent cannot move from ${from} to ${change.status}`, { from, to: change.status });
+    conflict('invalid_transition', `An intent cannot move from ${from} to ${change.status}`, {
+      from,
+      to: change.status,
+    });
   if (!canTransition(intent.status, change.status)) throw refuse(intent.status);
   const moved = await repo.moveIntent(tx, intent.id, intent.status, {
     status: change.status,

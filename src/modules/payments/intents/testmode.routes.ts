@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { AppError } from '../../../kernel/http/errors.ts';
 import { created, ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
 import { SELLER_EXAMPLE, Seller } from '../wallets/wallets.schemas.ts';
 import {
@@ -69,7 +69,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
         body: CreateTestIntentBody,
         response: {
           201: envelope(Intent, INTENT_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 404, 409, 503),
+          ...errorResponses(400, 401, 404, withReasons(409, 'seller_revoked', 'sandbox_only'), 503),
         },
       },
     },
@@ -93,7 +93,7 @@ export const testModeRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (
         body: SimulateBody,
         response: {
           200: envelope(Intent, { ...INTENT_EXAMPLE, status: 'refunded' }, 'payments'),
-          ...errorResponses(400, 401, 404, 409, 503),
+          ...errorResponses(400, 401, 404, withReasons(409, 'invalid_transition'), 503),
         },
       },
     },

@@ -30,8 +30,9 @@ export async function createTestSeller(db: Database, actor: Identity, body: Crea
 const REFUSALS: Record<IntentRefusal, () => Error> = {
   no_wallet: () => notFound('Wallet'),
   no_seller: () => notFound('Seller'),
-  seller_revoked: () => conflict('The seller has been revoked'),
-  sandbox_only: () => conflict('A sandbox wallet accepts only sandbox intents', { sandbox: true }),
+  seller_revoked: () => conflict('seller_revoked', 'The seller has been revoked'),
+  sandbox_only: () =>
+    conflict('sandbox_only', 'A sandbox wallet accepts only sandbox intents', { sandbox: true }),
 };
 
 /**

@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
 import {
@@ -38,7 +39,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
         body: CreateWalletBody,
         response: {
           201: envelope(Wallet, WALLET_EXAMPLE, 'payments', 201),
-          ...errorResponses(400, 401, 409),
+          ...errorResponses(400, 401, withReasons(409, 'name_taken')),
         },
       },
     },
@@ -148,7 +149,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
             { ...WALLET_EXAMPLE, collector_id: '01937a50-5555-7000-8000-000000000050' },
             'payments',
           ),
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 404, withReasons(409, 'collector_revoked')),
         },
       },
     },

@@ -11,6 +11,7 @@ import * as repo from './wallets.repository.ts';
 import type { BindCollectorBody, CreateWalletBody, SetFeeBody, SetSandboxBody } from './wallets.schemas.ts';
 
 describeConstraint('wallets_owner_name_unique', {
+  reason: 'name_taken',
   field: 'name',
   message: 'name is already used by another of your wallets',
 });
@@ -52,7 +53,7 @@ export async function bindCollector(
   await requireWalletOwner(db, walletId, actor);
   const collector = await repo.findCollector(db, body.collector_id);
   if (collector === undefined || collector.owner_id !== actor.userId) throw notFound('Collector');
-  if (collector.revoked_at !== null) throw conflict('The collector has been revoked');
+  if (collector.revoked_at !== null) throw conflict('collector_revoked', 'The collector has been revoked');
   return serialize(await repo.updateWallet(db, walletId, { collector_id: collector.id }));
 }
 

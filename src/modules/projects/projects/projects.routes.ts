@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { ModuleDeps } from '../../../kernel/module.ts';
 import { projectMemberSchemas as memberSchemas } from '../members/members.schemas.ts';
@@ -38,7 +39,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: CreateProjectBody,
         response: {
           201: envelope(Project, PROJECT_EXAMPLE, 'projects', 201),
-          ...errorResponses(400, 401, 409),
+          ...errorResponses(400, 401, withReasons(409, 'slug_taken')),
         },
       },
     },
@@ -98,7 +99,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: UpdateProjectBody,
         response: {
           200: envelope(Project, PROJECT_EXAMPLE, 'projects'),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'slug_taken')),
         },
       },
     },
@@ -148,7 +149,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         body: memberSchemas.AddBody,
         response: {
           201: envelope(memberSchemas.Member, memberSchemas.example, 'projects', 201),
-          ...errorResponses(400, 401, 403, 404, 409),
+          ...errorResponses(400, 401, 403, 404, withReasons(409, 'already_member')),
         },
       },
     },
@@ -174,7 +175,16 @@ export const projectRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
           'Answers 200 with `data` `{}`.',
         params: idParams('project_id'),
         body: memberSchemas.RemoveBody,
-        response: { 200: envelope(Empty, {}, 'projects'), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          200: envelope(Empty, {}, 'projects'),
+          ...errorResponses(
+            withReasons(400, 'member_mismatch'),
+            401,
+            403,
+            404,
+            withReasons(409, 'owner_not_removable'),
+          ),
+        },
       },
     },
     async (request) =>

@@ -11,6 +11,7 @@ import * as repo from './projects.repository.ts';
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas.ts';
 
 describeConstraint('projects_slug_unique', {
+  reason: 'slug_taken',
   field: 'slug',
   message: 'slug is already taken by another project',
 });

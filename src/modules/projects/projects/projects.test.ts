@@ -105,6 +105,7 @@ describe('projects', () => {
         body: { name: 'Copy', slug: project.slug },
       });
       const error = expectError(response, 409, 'CONFLICT');
+      assert.equal(error.reason, 'slug_taken');
       assert.equal(response.body.module, 'projects');
       assert.deepEqual(error.fields, [
         { field: 'slug', message: 'slug is already taken by another project' },

@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../../deps.ts';
 import {
@@ -130,8 +131,8 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
           'schedule is not reset: if it fails, the next attempt follows the schedule from the number of ' +
           'attempts reached, so a delivery that had already used the whole schedule (a `failed` one, ' +
           'usually) ends `failed` again after this one attempt. 409 while an attempt is in progress ' +
-          '(`meta.reason: attempt_in_progress`), and while the endpoint is disabled ' +
-          '(`meta.reason: endpoint_disabled`: enable it first).',
+          '(`reason: attempt_in_progress`), and while the endpoint is disabled ' +
+          '(`reason: endpoint_disabled`: enable it first).',
         params: deliveryParams,
         response: {
           200: envelope(
@@ -147,7 +148,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
             },
             'payments',
           ),
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 404, withReasons(409, 'endpoint_disabled', 'attempt_in_progress')),
         },
       },
     },

@@ -59,12 +59,14 @@ export async function retryDelivery(db: Database, deliveryId: string, actor: Ide
   if (blockers === undefined) throw notFound('Webhook delivery');
   if (!blockers.isEndpointEnabled) {
     throw conflict(
+      'endpoint_disabled',
       'The endpoint is disabled, so the attempt would be refused: enable it first ' +
         `(PATCH /webhooks/endpoints/${delivery.endpoint_id} with enabled: true), then retry`,
-      { reason: 'endpoint_disabled', endpoint_id: delivery.endpoint_id },
+      { endpoint_id: delivery.endpoint_id },
     );
   }
-  throw conflict('An attempt of this delivery is in progress; retry once it has ended', {
-    reason: 'attempt_in_progress',
-  });
+  throw conflict(
+    'attempt_in_progress',
+    'An attempt of this delivery is in progress; retry once it has ended',
+  );
 }

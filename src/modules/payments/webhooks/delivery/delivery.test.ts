@@ -383,7 +383,7 @@ describe('webhook delivery worker', () => {
         409,
         'CONFLICT',
       );
-      assert.equal((refused.meta as { reason: string }).reason, 'endpoint_disabled');
+      assert.equal(refused.reason, 'endpoint_disabled');
       assert.equal((await deliveriesOf(endpoint.id)).length, 0);
       expectError(
         await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`, { token: team().outsider.token }),

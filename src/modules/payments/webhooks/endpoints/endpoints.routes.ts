@@ -8,6 +8,7 @@ import {
   idParams,
   listEnvelope,
   PageQuerySchema,
+  withReasons,
 } from '../../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../../deps.ts';
 import { TEST_DELIVERY_EXAMPLE, WebhookDelivery } from '../delivery/deliveries.schemas.ts';
@@ -201,7 +202,7 @@ export const endpointRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
         params: endpointParams,
         response: {
           202: envelope(WebhookDelivery, TEST_DELIVERY_EXAMPLE, 'payments', 202),
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 404, withReasons(409, 'endpoint_disabled')),
         },
       },
     },

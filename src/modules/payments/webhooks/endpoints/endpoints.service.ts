@@ -161,9 +161,10 @@ export async function sendTestEvent(
     const endpoint = await requireEndpoint(tx, endpointId, actor);
     if (!endpoint.enabled) {
       throw conflict(
+        'endpoint_disabled',
         'The endpoint is disabled, so nothing would be sent: enable it first ' +
           `(PATCH /webhooks/endpoints/${endpoint.id} with enabled: true)`,
-        { reason: 'endpoint_disabled', endpoint_id: endpoint.id },
+        { endpoint_id: endpoint.id },
       );
     }
     const eventId = uuidv7();
