@@ -12,7 +12,6 @@ import { credentialRoutes } from './certificates/credentials.routes.ts';
 import { ISSUE_JOB, issueCertificatesJob } from './certificates/issuance.service.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
 import { checkInRoutes } from './check-ins/check-ins.routes.ts';
-import { registerCheckout } from './checkout/checkout.listener.ts';
 import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
 import type { EventsContext, EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
@@ -20,6 +19,8 @@ import { eventRoutes } from './events/events.routes.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
 import { participantRoutes } from './programs/participants.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
+import { registerCheckout } from './registrations/registrations.listener.ts';
+import { registrationRefundRoutes, registrationRoutes } from './registrations/registrations.routes.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
 
@@ -57,6 +58,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(certificationRoutes, deps);
   await app.register(signatureRoutes, context);
   await app.register(ticketRoutes, deps);
+  await app.register(registrationRoutes, deps);
   await app.register(badgeRoutes, context);
   await app.register(checkInRoutes, context);
   await app.register(participantRoutes, deps);
@@ -65,6 +67,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(pageRoutes, context);
   deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
   await app.register(paymentLinkRoutes, deps);
+  await app.register(registrationRefundRoutes, deps);
   // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
   registerCheckout(deps);
 };

@@ -19,8 +19,10 @@ import type { IntentTransition, PaymentsPort, RegistrationEventType } from '../.
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import type { EventsDeps } from '../deps.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
-import type { RegistrationRow } from '../tickets/tickets.table.ts';
-import { EXPIRE_HOLD_JOB, REGISTRATION_CANCELLED } from './checkout.service.ts';
+import { EXPIRE_HOLD_JOB } from './checkout.service.ts';
+import { REGISTRATION_CANCELLED } from './refunds.service.ts';
+import * as repo from './registrations.repository.ts';
+import type { RegistrationRow } from './registrations.table.ts';
 
 export const SOLD_OUT_AFTER_EXPIRY = 'sold_out_after_expiry';
 
@@ -34,7 +36,7 @@ async function announce(
   await payments.announce(tx, type, {
     registration_id: registration.id,
     edition_id: registration.edition_id,
-    event_id: (await tickets.findEventOfEdition(tx, registration.edition_id)) ?? '',
+    event_id: (await repo.findEventOfEdition(tx, registration.edition_id)) ?? '',
     ticket_type_id: registration.ticket_type_id,
     user_id: registration.user_id,
     intent_id: registration.intent_id,
@@ -47,7 +49,7 @@ async function onSucceeded(
   registration: RegistrationRow,
 ): Promise<void> {
   if (registration.status === 'pending_payment') {
-    const confirmed = await tickets.moveRegistration(tx, registration.id, 'pending_payment', 'confirmed');
+    const confirmed = await repo.moveRegistration(tx, registration.id, 'pending_payment', 'confirmed');
     if (confirmed === undefined) return;
     await tickets.confirmHeldSeat(tx, registration.ticket_type_id);
     await emitParticipantBadge(tx, confirmed);
@@ -57,13 +59,13 @@ async function onSucceeded(
   if (registration.status === 'expired') {
     // Paid after the hold ended: the seat was given back, so take one again if there is one.
     if ((await tickets.takeSeat(tx, registration.ticket_type_id)) !== undefined) {
-      const confirmed = await tickets.moveRegistration(tx, registration.id, 'expired', 'confirmed');
+      const confirmed = await repo.moveRegistration(tx, registration.id, 'expired', 'confirmed');
       if (confirmed === undefined) return;
       await emitParticipantBadge(tx, confirmed);
       await announce(tx, payments, 'registration.confirmed', confirmed);
       return;
     }
-    await tickets.setStatusReason(tx, registration.id, 'expired', SOLD_OUT_AFTER_EXPIRY);
+    await repo.setStatusReason(tx, registration.id, 'expired', SOLD_OUT_AFTER_EXPIRY);
     await payments.requestRefund(tx, registration.intent_id ?? '', SOLD_OUT_AFTER_EXPIRY);
     return;
   }
@@ -84,7 +86,7 @@ async function onRefunded(
     // transaction: the seat is freed only together with the money going back.
     const isCancellation = refundReason === REGISTRATION_CANCELLED;
     const to = isCancellation ? 'cancelled' : 'refunded';
-    const ended = await tickets.moveRegistration(tx, registration.id, 'confirmed', to, 'refunded');
+    const ended = await repo.moveRegistration(tx, registration.id, 'confirmed', to, 'refunded');
     if (ended === undefined) return;
     await tickets.releaseSeat(tx, registration.ticket_type_id);
     await revokeParticipantBadge(tx, ended, isCancellation ? REGISTRATION_CANCELLED : 'refunded');
@@ -92,7 +94,7 @@ async function onRefunded(
     return;
   }
   if (registration.status === 'expired') {
-    const refunded = await tickets.moveRegistration(
+    const refunded = await repo.moveRegistration(
       tx,
       registration.id,
       'expired',
@@ -106,7 +108,7 @@ async function onRefunded(
 export function onIntentTransition(payments: PaymentsPort) {
   return async (tx: Executor, transition: IntentTransition): Promise<void> => {
     if (transition.to !== 'succeeded' && transition.to !== 'refunded') return;
-    const registration = await tickets.lockRegistrationOfIntent(tx, transition.intentId);
+    const registration = await repo.lockRegistrationOfIntent(tx, transition.intentId);
     if (registration === undefined) return;
     if (transition.to === 'succeeded') await onSucceeded(tx, payments, registration);
     else await onRefunded(tx, payments, registration, transition.refundReason);
@@ -123,9 +125,9 @@ export function onIntentTransition(payments: PaymentsPort) {
 export function expireHoldJob(deps: EventsDeps): JobHandler {
   return async (job) => {
     const expired = await deps.db.transaction(async (tx) => {
-      const registration = await tickets.lockRegistration(tx, job.key);
+      const registration = await repo.lockRegistration(tx, job.key);
       if (registration?.status !== 'pending_payment') return false;
-      const moved = await tickets.moveRegistration(
+      const moved = await repo.moveRegistration(
         tx,
         registration.id,
         'pending_payment',

@@ -1,91 +1,35 @@
-/** Routes of contract 5.5, first half: ticket types and registrations. */
+/**
+ * Routes of registrations (contract 5.5 and 8): register, read, list, cancel, and the organiser's
+ * refund of a paid one.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
-import {
-  envelope,
-  errorResponses,
-  idParams,
-  listEnvelope,
-  PageQuerySchema,
-} from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, listEnvelope } from '../../../kernel/http/schemas.ts';
 import type { EventsDeps } from '../deps.ts';
+import { refundRegistration } from './refunds.service.ts';
 import {
   CANCELLED_EXAMPLE,
   CreateRegistrationBody,
-  CreateTicketTypeBody,
   PENDING_PAYMENT_EXAMPLE,
+  REFUNDED_EXAMPLE,
   REGISTRATION_LIST_EXAMPLE,
   Registration,
   RegistrationListItem,
   RegistrationListQuery,
-  TICKET_TYPE_EXAMPLE,
-  TicketType,
-} from './tickets.schemas.ts';
-import * as tickets from './tickets.service.ts';
+} from './registrations.schemas.ts';
+import * as registrations from './registrations.service.ts';
 
 const tags = ['Tickets and registrations'];
 
-export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
+const RefundBody = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false, examples: [{ reason: 'Speaker cancelled the workshop' }] },
+);
+
+export const registrationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
   const { db } = deps;
-  app.post(
-    '/editions/:edition_id/ticket-types',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        operationId: 'createTicketType',
-        summary: 'Create a ticket type',
-        description:
-          'Owner or admin of the event. `price_cents` and `access_level` are integers ≥ 0; `max_quantity` ' +
-          '(≥ 1) caps the confirmed registrations, absent or null for unlimited.',
-        params: idParams('edition_id'),
-        body: CreateTicketTypeBody,
-        response: {
-          201: envelope(TicketType, TICKET_TYPE_EXAMPLE, 'events', 201),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-    },
-    async (request, reply) =>
-      created(
-        request,
-        reply,
-        await tickets.createTicketType(db, request.params.edition_id, actorOf(request), request.body),
-      ),
-  );
-
-  app.get(
-    '/editions/:edition_id/ticket-types',
-    {
-      config: { auth: 'optional' },
-      schema: {
-        tags,
-        operationId: 'listTicketTypes',
-        summary: 'List ticket types',
-        description:
-          'Public when the edition and its event are published; members of the event see drafts too. In ' +
-          'creation order, each with `confirmed_count` and `remaining` seats (null when unlimited).',
-        params: idParams('edition_id'),
-        querystring: PageQuerySchema,
-        response: {
-          200: listEnvelope(TicketType, TICKET_TYPE_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 404),
-        },
-      },
-    },
-    async (request) =>
-      paginated(
-        request,
-        await tickets.listTicketTypes(
-          db,
-          request.params.edition_id,
-          request.actor,
-          pageWindow(request.query),
-        ),
-      ),
-  );
-
   app.post(
     '/editions/:edition_id/registrations',
     {
@@ -117,7 +61,12 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       },
     },
     async (request, reply) => {
-      const outcome = await tickets.register(deps, request.params.edition_id, actorOf(request), request.body);
+      const outcome = await registrations.register(
+        deps,
+        request.params.edition_id,
+        actorOf(request),
+        request.body,
+      );
       return outcome.created
         ? created(request, reply, outcome.registration)
         : ok(request, outcome.registration);
@@ -144,7 +93,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       },
     },
     async (request) =>
-      ok(request, await tickets.getRegistration(db, request.params.registration_id, actorOf(request))),
+      ok(request, await registrations.getRegistration(db, request.params.registration_id, actorOf(request))),
   );
 
   app.get(
@@ -169,7 +118,7 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
     async (request) =>
       paginated(
         request,
-        await tickets.listRegistrations(
+        await registrations.listRegistrations(
           db,
           request.params.edition_id,
           actorOf(request),
@@ -208,6 +157,56 @@ export const ticketRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, d
       },
     },
     async (request) =>
-      ok(request, await tickets.cancelRegistration(deps, request.params.registration_id, actorOf(request))),
+      ok(
+        request,
+        await registrations.cancelRegistration(deps, request.params.registration_id, actorOf(request)),
+      ),
+  );
+};
+
+/**
+ * The organiser's refund of a paid registration, in the "Paid tickets" group of the document and
+ * registered after the event's payment link routes (`index.ts`), where it has always been listed.
+ */
+export const registrationRefundRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (
+  app,
+  { db, payments },
+) => {
+  app.post(
+    '/registrations/:registration_id/refund',
+    {
+      config: { auth: 'required', bodyOptional: true },
+      schema: {
+        tags: ['Paid tickets'],
+        operationId: 'refundRegistration',
+        summary: 'Refund a paid registration',
+        description:
+          'Owner or admin of the event. Refunds the whole payment at Mercado Pago with the seller’s token ' +
+          '(502 when the provider refuses: nothing changes; 502 `refund_unconfirmed` when it fails without ' +
+          'saying whether it refunded: the refund stays reserved and is confirmed by a job, read the ' +
+          'registration again later), then the registration is `refunded`, its seat freed and its participant ' +
+          'badge revoked (`status_reason` `refunded`), and `registration.refunded` goes to the wallet’s webhook ' +
+          'endpoints. 409 unless the registration is confirmed and paid (`test_mode_payment` for a payment ' +
+          'simulated in test mode), and while another refund of its intent is in flight or being confirmed ' +
+          '(`refund_in_progress`; the provider is then not asked).',
+        params: idParams('registration_id'),
+        body: RefundBody,
+        response: {
+          200: envelope(Registration, REFUNDED_EXAMPLE, 'events'),
+          ...errorResponses(400, 401, 403, 404, 409, 502),
+        },
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        await refundRegistration(
+          db,
+          payments,
+          request.params.registration_id,
+          actorOf(request),
+          request.body.reason,
+        ),
+      ),
   );
 };

@@ -1,7 +1,7 @@
 /**
- * Ticket types and registrations (contract 5.5). A registration takes a seat, is inserted and
- * emits the participant badge in one transaction; a cancellation frees the seat and revokes the
- * badge in one transaction (a paid one's, the transaction that records its refund).
+ * Registrations (contract 5.5): register, read, list, cancel. A registration takes a seat, is
+ * inserted and emits the participant badge in one transaction; a cancellation frees the seat and
+ * revokes the badge in one transaction (a paid one's, the transaction that records its refund).
  */
 import { findActorByEmail } from '../../../kernel/auth/actors.repository.ts';
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -9,7 +9,7 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
+import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import {
   isEventRole,
@@ -19,70 +19,19 @@ import {
   requireRegistrationAccessWithRole,
 } from '../access.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
-import {
-  type CheckoutDeps,
-  cancelPaidRegistration,
-  resumeCheckout,
-  startCheckout,
-  withCheckoutClaim,
-} from '../checkout/checkout.service.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
-import * as repo from './tickets.repository.ts';
-import type { CreateRegistrationBody, CreateTicketTypeBody } from './tickets.schemas.ts';
-import type { RegistrationRow, TicketTypeRow } from './tickets.table.ts';
+import * as tickets from '../tickets/tickets.repository.ts';
+import type { TicketTypeRow } from '../tickets/tickets.table.ts';
+import { type CheckoutDeps, resumeCheckout, startCheckout, withCheckoutClaim } from './checkout.service.ts';
+import { cancelPaidRegistration } from './refunds.service.ts';
+import * as repo from './registrations.repository.ts';
+import type { CreateRegistrationBody } from './registrations.schemas.ts';
+import type { RegistrationRow } from './registrations.table.ts';
 
-// Last lines of defence: a concurrent registration of the same person (409), a counter that would
-// pass its maximum (which the conditional seat update prevents).
+// The last line of defence against a concurrent registration of the same person (409).
 describeConstraint('registrations_one_active_unique', {
   message: 'This person already holds an active registration for this edition',
 });
-describeConstraint('ticket_types_capacity_check', { message: 'This ticket type is sold out' });
-
-// ---------- ticket types ----------
-
-function toTicketType(row: TicketTypeRow) {
-  return {
-    ...serialize(row),
-    remaining:
-      row.max_quantity === null ? null : Math.max(0, row.max_quantity - row.confirmed_count - row.held_count),
-  };
-}
-
-export async function createTicketType(
-  db: Database,
-  editionId: string,
-  actor: Identity,
-  body: CreateTicketTypeBody,
-) {
-  await requireEditionRole(db, editionId, actor, 'admin');
-  if (body.price_cents > 0 && body.currency === undefined) {
-    throw validationError([{ field: 'currency', message: 'is required when price_cents is above 0' }]);
-  }
-  const row = await repo.insertTicketType(db, {
-    id: uuidv7(),
-    edition_id: editionId,
-    name: body.name,
-    price_cents: body.price_cents,
-    access_level: body.access_level,
-    max_quantity: body.max_quantity ?? null,
-    currency: body.currency ?? null,
-  });
-  return toTicketType(row);
-}
-
-/** Public when the edition is; members of the event see the ticket types of drafts too. */
-export async function listTicketTypes(
-  db: Database,
-  editionId: string,
-  actor: Identity | null,
-  window: Window,
-) {
-  await requireReadableEdition(db, editionId, actor);
-  const page = await repo.listTicketTypes(db, editionId, window);
-  return { ...page, items: page.items.map(toTicketType) };
-}
-
-// ---------- registrations ----------
 
 /**
  * Who may register whom. Without `email`, the caller registers themselves: the edition must be
@@ -137,7 +86,7 @@ export async function register(
   const { db } = deps;
   // 1. Authorization (404, then 403), then the person and the ticket type (404).
   const { edition, userId, isStaffRegistration } = await resolveRegistrant(db, editionId, actor, body.email);
-  const ticketType = await repo.findTicketType(db, body.ticket_type_id);
+  const ticketType = await tickets.findTicketType(db, body.ticket_type_id);
   if (ticketType === undefined || ticketType.edition_id !== editionId) throw notFound('Ticket type');
 
   // 2. State (409): the edition's dates and publication, then (3) the registration.
@@ -204,7 +153,7 @@ async function registerChecked(
       status: 'confirmed',
       created_by: actor.userId,
     });
-    const seat = await repo.takeSeat(tx, ticketType.id);
+    const seat = await tickets.takeSeat(tx, ticketType.id);
     if (seat === undefined) {
       throw conflict('This ticket type is sold out', { max_quantity: ticketType.max_quantity });
     }
@@ -267,10 +216,10 @@ export async function cancelRegistration(
     const row = await repo.moveRegistration(tx, registrationId, status, 'cancelled');
     if (row === undefined) throw conflict('The registration changed meanwhile; read it again');
     if (status === 'pending_payment') {
-      await repo.releaseHeldSeat(tx, row.ticket_type_id);
+      await tickets.releaseHeldSeat(tx, row.ticket_type_id);
       return row;
     }
-    await repo.releaseSeat(tx, row.ticket_type_id);
+    await tickets.releaseSeat(tx, row.ticket_type_id);
     await revokeParticipantBadge(tx, row);
     return row;
   });
