@@ -16,11 +16,11 @@ import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
 import { findPaymentLink } from '../checkout/payment-links.repository.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
-import * as tickets from '../tickets/tickets.repository.ts';
 import type { TicketTypeRow } from '../tickets/tickets.table.ts';
 import { claimCheckout, releaseCheckoutClaim, renewCheckoutClaim } from './checkout-claims.repository.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
+import { openRegistration } from './registrations.transitions.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
 
@@ -171,22 +171,24 @@ export async function startCheckout(
 
   try {
     const registration = await db.transaction(async (tx) => {
-      const inserted = await repo.insertRegistration(tx, {
+      const values = {
         id: registrationId,
         edition_id: edition.id,
         ticket_type_id: ticketType.id,
         user_id: payer.userId,
-        status: 'pending_payment',
         created_by: payer.userId,
         intent_id: request.intentId,
         hold_expires_at: holdExpiresAt,
         checkout_url: prepared.checkoutUrl,
+      };
+      // The seat last (`openRegistration`): its row lock is the one every checkout of this ticket
+      // type waits for, so it is held only from there to the commit (bench/README.md: p99 234 ms
+      // before this order, 121-137 after).
+      const inserted = await openRegistration(tx, payments, 'startCheckout', values, async () => {
+        await payments.recordCheckout(tx, request, prepared);
+        await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
       });
-      await payments.recordCheckout(tx, request, prepared);
-      await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
-      // The seat last: its row lock is the one every checkout of this ticket type waits for, so it
-      // is held only from here to the commit (bench/README.md: p99 234 ms before this order, 121-137 after).
-      if ((await tickets.holdSeat(tx, ticketType.id)) === undefined) throw soldOut(ticketType);
+      if (inserted === undefined) throw soldOut(ticketType);
       return inserted;
     });
     payments.wake();

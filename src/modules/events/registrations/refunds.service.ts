@@ -12,9 +12,7 @@ import { requireRegistrationAccess } from '../access.ts';
 import { hasParticipantCheckIn } from '../check-ins/check-ins.repository.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
-
-/** The reason of a refund a cancellation asks for (a paid seat cancelled, or cancelled while paying). */
-export const REGISTRATION_CANCELLED = 'registration_cancelled';
+import { REGISTRATION_CANCELLED, replaceStatusReason } from './registrations.transitions.ts';
 
 /**
  * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
@@ -37,7 +35,7 @@ export async function refundRegistration(
     });
   }
   await refundInFull(db, payments, registration.intent_id, undefined, 'organiser');
-  if (reason !== undefined) await repo.setStatusReason(db, registrationId, 'refunded', reason);
+  if (reason !== undefined) await replaceStatusReason(db, registrationId, 'refunded', reason);
   const now = await repo.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);

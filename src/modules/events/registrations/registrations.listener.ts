@@ -2,7 +2,8 @@
  * What intent transitions do to paid registrations (contract 8), inside the transaction of the
  * transition itself (the payments port calls `onIntentTransition` there), and the job that ends
  * unpaid holds. Every step is conditional on the registration's status as locked here, so a
- * transition heard twice, or racing the hold's end, changes a registration at most once.
+ * transition heard twice, or racing the hold's end, changes a registration at most once. Which
+ * registration transition each case is, and its effects, is declared in `registrations.transitions.ts`.
  *
  * - `succeeded`: a pending registration is confirmed (held seat → confirmed seat, participant badge,
  *   `registration.confirmed`). One whose hold already ended is confirmed if a seat is free, else a
@@ -15,33 +16,12 @@
  */
 import type { Executor } from '../../../kernel/db/client.ts';
 import type { JobHandler } from '../../../kernel/jobs/runner.ts';
-import type { IntentTransition, PaymentsPort, RegistrationEventType } from '../../../kernel/payments-port.ts';
-import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
+import type { IntentTransition, PaymentsPort } from '../../../kernel/payments-port.ts';
 import type { EventsDeps } from '../deps.ts';
-import * as tickets from '../tickets/tickets.repository.ts';
 import { EXPIRE_HOLD_JOB } from './checkout.service.ts';
-import { REGISTRATION_CANCELLED } from './refunds.service.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
-
-export const SOLD_OUT_AFTER_EXPIRY = 'sold_out_after_expiry';
-
-async function announce(
-  tx: Executor,
-  payments: PaymentsPort,
-  type: RegistrationEventType,
-  registration: RegistrationRow,
-): Promise<void> {
-  if (registration.intent_id === null) return;
-  await payments.announce(tx, type, {
-    registration_id: registration.id,
-    edition_id: registration.edition_id,
-    event_id: (await repo.findEventOfEdition(tx, registration.edition_id)) ?? '',
-    ticket_type_id: registration.ticket_type_id,
-    user_id: registration.user_id,
-    intent_id: registration.intent_id,
-  });
-}
+import { moveRegistration, REGISTRATION_CANCELLED } from './registrations.transitions.ts';
 
 async function onSucceeded(
   tx: Executor,
@@ -49,29 +29,18 @@ async function onSucceeded(
   registration: RegistrationRow,
 ): Promise<void> {
   if (registration.status === 'pending_payment') {
-    const confirmed = await repo.moveRegistration(tx, registration.id, 'pending_payment', 'confirmed');
-    if (confirmed === undefined) return;
-    await tickets.confirmHeldSeat(tx, registration.ticket_type_id);
-    await emitParticipantBadge(tx, confirmed);
-    await announce(tx, payments, 'registration.confirmed', confirmed);
+    await moveRegistration(tx, payments, registration, 'pay');
     return;
   }
   if (registration.status === 'expired') {
     // Paid after the hold ended: the seat was given back, so take one again if there is one.
-    if ((await tickets.takeSeat(tx, registration.ticket_type_id)) !== undefined) {
-      const confirmed = await repo.moveRegistration(tx, registration.id, 'expired', 'confirmed');
-      if (confirmed === undefined) return;
-      await emitParticipantBadge(tx, confirmed);
-      await announce(tx, payments, 'registration.confirmed', confirmed);
-      return;
-    }
-    await repo.setStatusReason(tx, registration.id, 'expired', SOLD_OUT_AFTER_EXPIRY);
-    await payments.requestRefund(tx, registration.intent_id ?? '', SOLD_OUT_AFTER_EXPIRY);
+    if ((await moveRegistration(tx, payments, registration, 'payAfterExpiry')) !== undefined) return;
+    await moveRegistration(tx, payments, registration, 'payAfterExpirySoldOut');
     return;
   }
   if (registration.status === 'cancelled' && registration.intent_id !== null) {
     // Cancelled while paying: the money goes back.
-    await payments.requestRefund(tx, registration.intent_id, REGISTRATION_CANCELLED);
+    await moveRegistration(tx, payments, registration, 'payAfterCancel');
   }
 }
 
@@ -85,23 +54,11 @@ async function onRefunded(
     // A cancellation refunds first (`cancelPaidRegistration`) and ends here, in the refund's
     // transaction: the seat is freed only together with the money going back.
     const isCancellation = refundReason === REGISTRATION_CANCELLED;
-    const to = isCancellation ? 'cancelled' : 'refunded';
-    const ended = await repo.moveRegistration(tx, registration.id, 'confirmed', to, 'refunded');
-    if (ended === undefined) return;
-    await tickets.releaseSeat(tx, registration.ticket_type_id);
-    await revokeParticipantBadge(tx, ended, isCancellation ? REGISTRATION_CANCELLED : 'refunded');
-    await announce(tx, payments, 'registration.refunded', ended);
+    await moveRegistration(tx, payments, registration, isCancellation ? 'refundCancellation' : 'refund');
     return;
   }
   if (registration.status === 'expired') {
-    const refunded = await repo.moveRegistration(
-      tx,
-      registration.id,
-      'expired',
-      'refunded',
-      registration.status_reason ?? 'refunded',
-    );
-    if (refunded !== undefined) await announce(tx, payments, 'registration.refunded', refunded);
+    await moveRegistration(tx, payments, registration, 'refundExpired');
   }
 }
 
@@ -127,17 +84,7 @@ export function expireHoldJob(deps: EventsDeps): JobHandler {
     const expired = await deps.db.transaction(async (tx) => {
       const registration = await repo.lockRegistration(tx, job.key);
       if (registration?.status !== 'pending_payment') return false;
-      const moved = await repo.moveRegistration(
-        tx,
-        registration.id,
-        'pending_payment',
-        'expired',
-        'hold_expired',
-      );
-      if (moved === undefined) return false;
-      await tickets.releaseHeldSeat(tx, registration.ticket_type_id);
-      await announce(tx, deps.payments, 'registration.expired', moved);
-      return true;
+      return (await moveRegistration(tx, deps.payments, registration, 'expire')) !== undefined;
     });
     if (expired) deps.payments.wake();
     return undefined;

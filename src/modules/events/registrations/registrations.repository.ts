@@ -139,9 +139,10 @@ export async function findRegistration(db: Executor, id: string): Promise<Regist
 
 /**
  * Moves a registration from `from` to `to` (conditional, so of two writers exactly one moves it);
- * leaving `pending_payment` clears the checkout link and the hold.
+ * leaving `pending_payment` clears the checkout link and the hold. Only `registrations.transitions.ts`
+ * calls it (and `insertRegistration`, `setStatusReason`): the one place a status is written.
  */
-export async function moveRegistration(
+export async function updateStatus(
   db: Executor,
   id: string,
   from: RegistrationStatus,

@@ -18,7 +18,6 @@ import {
   requireRegistrationAccess,
   requireRegistrationAccessWithRole,
 } from '../access.ts';
-import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
 import * as tickets from '../tickets/tickets.repository.ts';
 import type { TicketTypeRow } from '../tickets/tickets.table.ts';
@@ -27,6 +26,7 @@ import { cancelPaidRegistration } from './refunds.service.ts';
 import * as repo from './registrations.repository.ts';
 import type { CreateRegistrationBody } from './registrations.schemas.ts';
 import type { RegistrationRow } from './registrations.table.ts';
+import { moveRegistration, openRegistration } from './registrations.transitions.ts';
 
 // The last line of defence against a concurrent registration of the same person (409).
 describeConstraint('registrations_one_active_unique', {
@@ -139,25 +139,19 @@ async function registerChecked(
     return { registration: serialize(outcome.registration), created: outcome.created };
   }
 
-  // One transaction. The registration row goes in first: a concurrent registration of the same
-  //    person waits on the unique index (and gets the 409) before touching the ticket type, and a
-  //    cancellation of their previous registration (which locks the ticket type after its own row)
-  //    cannot deadlock with it. Then the seat, by one conditional update: no row back = sold out,
-  //    which rolls the registration back too. Then the participant badge.
+  // One transaction: the registration row, then the seat, then the participant badge (the order
+  //    and why: `openRegistration`). No free seat rolls the registration back too.
   const registration = await db.transaction(async (tx) => {
-    const inserted = await repo.insertRegistration(tx, {
+    const inserted = await openRegistration(tx, deps.payments, 'register', {
       id: uuidv7(),
       edition_id: editionId,
       ticket_type_id: ticketType.id,
       user_id: userId,
-      status: 'confirmed',
       created_by: actor.userId,
     });
-    const seat = await tickets.takeSeat(tx, ticketType.id);
-    if (seat === undefined) {
+    if (inserted === undefined) {
       throw conflict('This ticket type is sold out', { max_quantity: ticketType.max_quantity });
     }
-    await emitParticipantBadge(tx, inserted);
     return inserted;
   });
   return { registration: serialize(registration), created: true };
@@ -213,14 +207,13 @@ export async function cancelRegistration(
   const cancelled = await db.transaction(async (tx) => {
     // Conditional: of two concurrent cancellations exactly one frees the seat. A pending one gives
     // its held seat back; should its payment still succeed, the payment is refunded.
-    const row = await repo.moveRegistration(tx, registrationId, status, 'cancelled');
+    const row = await moveRegistration(
+      tx,
+      payments,
+      registration,
+      status === 'pending_payment' ? 'cancelPending' : 'cancel',
+    );
     if (row === undefined) throw conflict('The registration changed meanwhile; read it again');
-    if (status === 'pending_payment') {
-      await tickets.releaseHeldSeat(tx, row.ticket_type_id);
-      return row;
-    }
-    await tickets.releaseSeat(tx, row.ticket_type_id);
-    await revokeParticipantBadge(tx, row);
     return row;
   });
   return serialize(cancelled);
