@@ -11,7 +11,11 @@
  * its announcement (with its deliveries) commit together or not at all.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { PaymentsPort, RegistrationEventType } from '../../../kernel/payments-port.ts';
+import {
+  type PaymentsPort,
+  type RegistrationEventType,
+  registrationEventData,
+} from '../../../kernel/payments-port.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import * as seats from '../tickets/tickets.repository.ts';
 import * as repo from './registrations.repository.ts';
@@ -299,13 +303,11 @@ async function applyRest(
     await ports.requestRefund(tx, row.intent_id, transition.refund);
   }
   if (transition.announce !== null && row.intent_id !== null) {
-    await ports.announce(tx, transition.announce, {
-      registration_id: row.id,
-      edition_id: row.edition_id,
-      event_id: (await repo.findEventOfEdition(tx, row.edition_id)) ?? '',
-      ticket_type_id: row.ticket_type_id,
-      user_id: row.user_id,
-      intent_id: row.intent_id,
-    });
+    const eventId = (await repo.findEventOfEdition(tx, row.edition_id)) ?? '';
+    await ports.announce(
+      tx,
+      transition.announce,
+      registrationEventData({ ...row, intent_id: row.intent_id }, eventId),
+    );
   }
 }

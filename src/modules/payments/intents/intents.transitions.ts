@@ -74,16 +74,6 @@ export const EVENT_DATA_FIELDS = [
 ] as const;
 export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
 
-/** The `data` of `registration.*` events (contract 8), in the contract's order. */
-export const REGISTRATION_DATA_FIELDS = [
-  'registration_id',
-  'edition_id',
-  'event_id',
-  'ticket_type_id',
-  'user_id',
-  'intent_id',
-] as const;
-
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
 export function eventPayload(eventId: string, intent: NewIntent): EventData {
   const transactionId = intent.provider_data?.transaction_id;
