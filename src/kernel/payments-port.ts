@@ -63,6 +63,16 @@ export interface IntentTransition {
 
 export type IntentListener = (tx: Executor, transition: IntentTransition) => Promise<void>;
 
+/**
+ * Who hears intent transitions, given when the payments core is made (`src/flows/`): a required
+ * argument, so a payments core without its listeners does not compile. Each is made from the port
+ * it may call back inside the transition's transaction (announce, refund).
+ */
+export interface IntentListeners {
+  /** The events module: confirms, expires and refunds paid registrations. */
+  registrations: (port: PaymentsPort) => IntentListener;
+}
+
 /** The events a registration announces to the wallet's webhook endpoints (contract 8). */
 export type RegistrationEventType =
   | 'registration.confirmed'
@@ -165,8 +175,6 @@ export interface PaymentsPort {
    * `data.intent_id`, in the caller's transaction.
    */
   announce(tx: Executor, type: RegistrationEventType, data: RegistrationEventData): Promise<void>;
-  /** Hears every intent transition, inside the transaction that makes it. */
-  onTransition(listener: IntentListener): void;
   /** Wakes the webhook delivery and job workers after a commit that queued work for them. */
   wake(): void;
 }

@@ -1,5 +1,6 @@
 /**
- * The events module's public surface: its Fastify plugin. Other modules never import its
+ * The events module's public surface: its Fastify plugin, and what intent transitions do to paid
+ * registrations (wired to the payments module in `src/flows/`). Other modules never import its
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -23,6 +24,8 @@ import { registerCheckout } from './registrations/registrations.listener.ts';
 import { registrationRefundRoutes, registrationRoutes } from './registrations/registrations.routes.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
+
+export { onIntentTransition } from './registrations/registrations.listener.ts';
 
 export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
@@ -68,6 +71,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
   await app.register(paymentLinkRoutes, deps);
   await app.register(registrationRefundRoutes, deps);
-  // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
+  // Holds end by a job. Intent transitions confirm and refund paid registrations through
+  // `onIntentTransition`, wired in src/flows/.
   registerCheckout(deps);
 };

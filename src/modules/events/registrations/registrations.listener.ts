@@ -1,6 +1,6 @@
 /**
  * What intent transitions do to paid registrations (contract 8), inside the transaction of the
- * transition itself (the payments port calls `onIntentTransition` there), and the job that ends
+ * transition itself (`src/flows/` wires `onIntentTransition` to the payments core), and the job that ends
  * unpaid holds. Every step is conditional on the registration's status as locked here, so a
  * transition heard twice, or racing the hold's end, changes a registration at most once. Which
  * registration transition each case is, and its effects, is declared in `registrations.transitions.ts`.
@@ -91,8 +91,10 @@ export function expireHoldJob(deps: EventsDeps): JobHandler {
   };
 }
 
-/** Wires the module into the payments port and the job runner. */
+/**
+ * Registers the hold-expiry job. What intent transitions do (`onIntentTransition`) is wired to the
+ * payments module in `src/flows/paid-registrations.flow.ts`, not here.
+ */
 export function registerCheckout(deps: EventsDeps): void {
-  deps.payments.onTransition(onIntentTransition(deps.payments));
   deps.jobs.registerJobKind(EXPIRE_HOLD_JOB, expireHoldJob(deps));
 }
