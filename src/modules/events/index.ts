@@ -13,19 +13,18 @@ import { credentialRoutes } from './certificates/credentials.routes.ts';
 import { ISSUE_JOB, issueCertificatesJob } from './certificates/issuance.service.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
 import { checkInRoutes } from './check-ins/check-ins.routes.ts';
-import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
+import { paymentLinkRoutes } from './checkout/index.ts';
 import type { EventsContext, EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
 import { participantRoutes } from './programs/participants.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
-import { registerCheckout } from './registrations/registrations.listener.ts';
-import { registrationRefundRoutes, registrationRoutes } from './registrations/registrations.routes.ts';
+import { registerCheckout, registrationRefundRoutes, registrationRoutes } from './registrations/index.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
-import { ticketRoutes } from './tickets/tickets.routes.ts';
+import { ticketRoutes } from './tickets/index.ts';
 
-export { onIntentTransition } from './registrations/registrations.listener.ts';
+export { onIntentTransition } from './registrations/index.ts';
 
 export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {

@@ -19,8 +19,8 @@ import {
   requireRegistrationAccessWithRole,
 } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
-import * as tickets from '../tickets/tickets.repository.ts';
-import type { TicketTypeRow } from '../tickets/tickets.table.ts';
+import type { TicketTypeRow } from '../tickets/index.ts';
+import * as tickets from '../tickets/index.ts';
 import { type CheckoutDeps, resumeCheckout, startCheckout, withCheckoutClaim } from './checkout.service.ts';
 import { cancelPaidRegistration } from './refunds.service.ts';
 import * as repo from './registrations.repository.ts';

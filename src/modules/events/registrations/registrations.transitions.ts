@@ -17,7 +17,7 @@ import {
   registrationEventData,
 } from '../../../kernel/payments-port.ts';
 import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
-import * as seats from '../tickets/tickets.repository.ts';
+import * as seats from '../tickets/index.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
 
