@@ -253,7 +253,8 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
 async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
   const handle = await openServiceDatabase(rig.databaseUrl);
   const workerPool = openWorkerPool(handle);
-  const policy = { retryScheduleSeconds: [0] };
+  // No listener: the bench writes intents of no registration.
+  const policy = { retryScheduleSeconds: [0], listeners: [] };
   const windowStart = performance.now() + ROUND_WARMUP_S * 1000;
   const windowEnd = windowStart + settings.roundS * 1000;
   let recorded = 0;

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { createPaymentsWithFlows } from './flows/paid-registrations.flow.ts';
 import { ActorDirectory } from './kernel/auth/directory.ts';
 import { registerAuth } from './kernel/auth/plugin.ts';
 import type { TokenVerifier } from './kernel/auth/verifier.ts';
@@ -29,7 +30,7 @@ import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limit
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
-import { createPaymentsCore, paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
+import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -147,7 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Background jobs of every module (hold expiry, reconciliation, refunds), run by every service
   // process: claims with SKIP LOCKED share them between processes.
   const jobs = new JobRunner(deps.database.db, app.log as Logger, config.jobsPollMs, config.jobsLeaseMs);
-  const payments = createPaymentsCore(deps.database, config, jobs, app.log as Logger);
+  // The payments core with the listeners of its intent transitions (cross-module flows: src/flows/).
+  const payments = createPaymentsWithFlows(deps.database, config, jobs, app.log as Logger);
 
   await app.register(systemRoutes, { database: deps.database, documents });
   await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs });

@@ -6,8 +6,10 @@
  * that takes an `Executor` runs inside the caller's transaction, so what the two modules write
  * about one payment commits together or not at all.
  */
+import { type Static, Type } from 'typebox';
 import type { Database, Executor } from './db/client.ts';
 import type { ErrorReason } from './http/reasons.ts';
+import { Uuid } from './http/schemas.ts';
 
 /** `error.reason` of `refundNow`'s 409 for an intent with no provider payment to refund. */
 export const NO_PROVIDER_PAYMENT = 'no_provider_payment' satisfies ErrorReason;
@@ -62,19 +64,65 @@ export interface IntentTransition {
 
 export type IntentListener = (tx: Executor, transition: IntentTransition) => Promise<void>;
 
+/**
+ * Who hears intent transitions, given when the payments core is made (`src/flows/`): a required
+ * argument, so a payments core without its listeners does not compile. Each is made from the port
+ * it may call back inside the transition's transaction (announce, refund).
+ */
+export interface IntentListeners {
+  /** The events module: confirms, expires and refunds paid registrations. */
+  registrations: (port: PaymentsPort) => IntentListener;
+}
+
 /** The events a registration announces to the wallet's webhook endpoints (contract 8). */
 export type RegistrationEventType =
   | 'registration.confirmed'
   | 'registration.expired'
   | 'registration.refunded';
 
-export interface RegistrationEventData {
-  registration_id: string;
-  edition_id: string;
-  event_id: string;
-  ticket_type_id: string;
-  user_id: string;
-  intent_id: string;
+/**
+ * The `data` of every `registration.*` event, declared once: the events module builds it
+ * (`registrationEventData`), the payments module stores it, the delivery worker sends these fields
+ * in this order (`REGISTRATION_DATA_FIELDS`), and the OpenAPI document's `webhooks` section
+ * describes it (`webhook-payloads.ts`).
+ */
+export const RegistrationEventData = Type.Object(
+  {
+    registration_id: Uuid(),
+    edition_id: Uuid(),
+    event_id: Uuid({ description: 'the event (of the events module) the edition belongs to' }),
+    ticket_type_id: Uuid(),
+    user_id: Type.String({ description: 'the buyer (the token’s subject)' }),
+    intent_id: Uuid({ description: 'the checkout intent that paid for it' }),
+  },
+  { additionalProperties: false },
+);
+export type RegistrationEventData = Static<typeof RegistrationEventData>;
+
+/** The fields of `RegistrationEventData`, in the order they are sent. */
+export const REGISTRATION_DATA_FIELDS = Object.keys(
+  RegistrationEventData.properties,
+) as readonly (keyof RegistrationEventData)[];
+
+/** The `data` of a paid registration's event: its ids and its edition's event. */
+export function registrationEventData(
+  registration: {
+    id: string;
+    edition_id: string;
+    ticket_type_id: string;
+    user_id: string;
+    intent_id: string;
+  },
+  eventId: string,
+): RegistrationEventData {
+  return {
+    registration_id: registration.id,
+    edition_id: registration.edition_id,
+    event_id: eventId,
+    ticket_type_id: registration.ticket_type_id,
+    user_id: registration.user_id,
+    intent_id: registration.intent_id,
+  };
 }
 
 /** What the payer's return page (`/checkout/{intent_id}`, contract 10) shows of a checkout's intent. */
@@ -128,8 +176,6 @@ export interface PaymentsPort {
    * `data.intent_id`, in the caller's transaction.
    */
   announce(tx: Executor, type: RegistrationEventType, data: RegistrationEventData): Promise<void>;
-  /** Hears every intent transition, inside the transaction that makes it. */
-  onTransition(listener: IntentListener): void;
   /** Wakes the webhook delivery and job workers after a commit that queued work for them. */
   wake(): void;
 }

@@ -23,11 +23,12 @@ import type { Edition } from '../../src/modules/events/editions/editions.schemas
 import type { Event } from '../../src/modules/events/events/events.schemas.ts';
 import type { Member } from '../../src/modules/events/members/members.schemas.ts';
 import type { Program } from '../../src/modules/events/programs/programs.schemas.ts';
+import type { Registration } from '../../src/modules/events/registrations/registrations.schemas.ts';
 import type {
   CreatedSignatureRequest,
   FulfilledSignature,
 } from '../../src/modules/events/signatures/signatures.schemas.ts';
-import type { Registration, TicketType } from '../../src/modules/events/tickets/tickets.schemas.ts';
+import type { TicketType } from '../../src/modules/events/tickets/tickets.schemas.ts';
 import type { ConnectResult } from '../../src/modules/payments/connections/connections.schemas.ts';
 import type { Intent } from '../../src/modules/payments/intents/intents.schemas.ts';
 import type { Seller, Wallet } from '../../src/modules/payments/wallets/wallets.schemas.ts';

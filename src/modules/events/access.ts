@@ -12,8 +12,8 @@ import { findEditionWithAccess } from './editions/editions.repository.ts';
 import type { EditionRow } from './editions/editions.table.ts';
 import { findEventWithRole } from './events/events.repository.ts';
 import { EVENT_ROLES, type EventRole, type EventRow } from './events/events.table.ts';
-import { findRegistrationWithAccess } from './tickets/tickets.repository.ts';
-import type { RegistrationRow } from './tickets/tickets.table.ts';
+import { findRegistrationWithAccess } from './registrations/registrations.repository.ts';
+import type { RegistrationRow } from './registrations/registrations.table.ts';
 
 export interface EventAccess {
   event: EventRow;

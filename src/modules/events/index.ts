@@ -1,5 +1,6 @@
 /**
- * The events module's public surface: its Fastify plugin. Other modules never import its
+ * The events module's public surface: its Fastify plugin, and what intent transitions do to paid
+ * registrations (wired to the payments module in `src/flows/`). Other modules never import its
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -12,16 +13,18 @@ import { credentialRoutes } from './certificates/credentials.routes.ts';
 import { ISSUE_JOB, issueCertificatesJob } from './certificates/issuance.service.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
 import { checkInRoutes } from './check-ins/check-ins.routes.ts';
-import { registerCheckout } from './checkout/checkout.listener.ts';
-import { paymentLinkRoutes } from './checkout/payment-links.routes.ts';
+import { paymentLinkRoutes } from './checkout/index.ts';
 import type { EventsContext, EventsDeps } from './deps.ts';
 import { editionRoutes } from './editions/editions.routes.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
 import { participantRoutes } from './programs/participants.routes.ts';
 import { programRoutes } from './programs/programs.routes.ts';
+import { registerCheckout, registrationRefundRoutes, registrationRoutes } from './registrations/index.ts';
 import { signatureRoutes } from './signatures/signatures.routes.ts';
-import { ticketRoutes } from './tickets/tickets.routes.ts';
+import { ticketRoutes } from './tickets/index.ts';
+
+export { onIntentTransition } from './registrations/index.ts';
 
 export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
@@ -57,6 +60,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(certificationRoutes, deps);
   await app.register(signatureRoutes, context);
   await app.register(ticketRoutes, deps);
+  await app.register(registrationRoutes, deps);
   await app.register(badgeRoutes, context);
   await app.register(checkInRoutes, context);
   await app.register(participantRoutes, deps);
@@ -65,6 +69,8 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(pageRoutes, context);
   deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
   await app.register(paymentLinkRoutes, deps);
-  // Intent transitions confirm, expire and refund paid registrations; holds end by a job.
+  await app.register(registrationRefundRoutes, deps);
+  // Holds end by a job. Intent transitions confirm and refund paid registrations through
+  // `onIntentTransition`, wired in src/flows/.
   registerCheckout(deps);
 };

@@ -10,7 +10,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../../kernel/config.ts';
 import type { DatabaseHandle } from '../../kernel/db/client.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
-import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import type { IntentListener, IntentListeners, PaymentsPort } from '../../kernel/payments-port.ts';
 import {
   ORPHAN_REFUND_JOB,
   RECONCILE_JOB,
@@ -52,19 +52,25 @@ export interface PaymentsCore {
 
 /**
  * The outbox and the payments port, made before any module registers (the events module needs the
- * port), and the module's job kinds registered with the app's job runner.
+ * port), and the module's job kinds registered with the app's job runner. `listeners` hear every
+ * intent transition inside its transaction; `src/flows/` gives them (required: a core without them
+ * does not compile).
  */
 export function createPaymentsCore(
   database: DatabaseHandle,
   config: Config,
   jobs: JobRunner,
   logger: Logger,
+  listeners: IntentListeners,
 ): PaymentsCore {
   const db = database.db;
+  // Filled below, once the port they are made from exists; the outbox only ever reads it.
+  const heard: IntentListener[] = [];
   // On a server, workers of other processes learn of new work by NOTIFY; embedded, there are none.
   const outbox = createOutbox(
     config.webhooks.retryScheduleSeconds,
     database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
+    heard,
   );
   const refunds: RefundContext = {
     db,
@@ -77,7 +83,9 @@ export function createPaymentsCore(
   jobs.registerJobKind(RECONCILE_JOB, reconcileJob(refunds));
   jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(refunds));
   jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(refunds));
-  return { outbox, port: createPaymentsPort({ refunds, jobs }), refunds };
+  const port = createPaymentsPort({ refunds, jobs });
+  heard.push(listeners.registrations(port));
+  return { outbox, port, refunds };
 }
 
 export interface PaymentsModuleDeps {

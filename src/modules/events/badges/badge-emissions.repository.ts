@@ -6,7 +6,8 @@ import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import { editions } from '../editions/editions.table.ts';
 import { events } from '../events/events.table.ts';
-import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
+import { registrations } from '../registrations/registrations.table.ts';
+import { ticketTypes } from '../tickets/tickets.table.ts';
 import { type BadgeEmissionRow, badgeEmissions } from './badges.table.ts';
 
 /** An emission with what its answers show: the holder's e-mail and, for participants, the ticket. */

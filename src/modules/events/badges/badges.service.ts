@@ -12,7 +12,7 @@ import { AppError, conflict, notFound, validationError } from '../../../kernel/h
 import { serialize } from '../../../kernel/http/respond.ts';
 import { requireEditionRole } from '../access.ts';
 import type { EventRole } from '../events/events.table.ts';
-import { findTicketType } from '../tickets/tickets.repository.ts';
+import { findTicketType } from '../tickets/index.ts';
 import * as repo from './badges.repository.ts';
 import {
   type CreateBadgeTemplateBody,

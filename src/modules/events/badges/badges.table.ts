@@ -3,7 +3,8 @@ import { check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-o
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
 import { editions } from '../editions/editions.table.ts';
-import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
+import { registrations } from '../registrations/registrations.table.ts';
+import { ticketTypes } from '../tickets/tickets.table.ts';
 
 export const EMISSION_ORIGINS = ['participant', 'staff'] as const;
 

@@ -9,11 +9,11 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
+import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
 import { findProgramInAnyState } from '../programs/programs.repository.ts';
-import { asNotFound } from '../programs/programs.service.ts';
 import * as repo from './certifications.repository.ts';
 import {
   type CreateCertificationTemplateBody,

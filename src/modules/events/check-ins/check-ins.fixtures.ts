@@ -8,8 +8,8 @@ import type { TestUser } from '../../../../test/harness.ts';
 import type { BadgePrintItem } from '../badges/badges.schemas.ts';
 import type { Team } from '../events.fixtures.ts';
 import type { Program } from '../programs/programs.schemas.ts';
+import type { Registration } from '../registrations/registrations.schemas.ts';
 import { ticketFixtures } from '../tickets/tickets.fixtures.ts';
-import type { Registration } from '../tickets/tickets.schemas.ts';
 import type { CheckInAnswer } from './check-ins.schemas.ts';
 
 const HOUR = 3_600_000;

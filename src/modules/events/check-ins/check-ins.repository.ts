@@ -7,7 +7,8 @@ import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { badgeEmissions } from '../badges/badges.table.ts';
-import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
+import { registrations } from '../registrations/registrations.table.ts';
+import { ticketTypes } from '../tickets/tickets.table.ts';
 import { type CheckInRow, checkIns } from './check-ins.table.ts';
 
 export type NewCheckIn = Omit<typeof checkIns.$inferInsert, 'recorded_at'>;

@@ -14,7 +14,7 @@ import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import { intentRefunds } from '../../payments/intents/refunds.table.ts';
-import type { Registration } from '../tickets/tickets.schemas.ts';
+import type { Registration } from '../registrations/registrations.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('refund outcomes the provider leaves unclear', () => {

@@ -8,7 +8,7 @@ import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
-import type { Registration } from '../tickets/tickets.schemas.ts';
+import type { Registration } from '../registrations/registrations.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 import type { PaymentLink } from './payment-links.schemas.ts';
 

@@ -1,21 +1,13 @@
-/** Routes of contract 8, events side: the event's payment link, a paid registration's refund. */
+/** Routes of contract 8, events side: the event's payment link. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import type { EventsDeps } from '../deps.ts';
-import { REFUNDED_EXAMPLE, Registration } from '../tickets/tickets.schemas.ts';
-import { refundRegistration } from './checkout.service.ts';
 import { PAYMENT_LINK_EXAMPLE, PaymentLink, PutPaymentLinkBody } from './payment-links.schemas.ts';
 import * as links from './payment-links.service.ts';
 
 const tags = ['Paid tickets'];
-
-const RefundBody = Type.Object(
-  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-  { additionalProperties: false, examples: [{ reason: 'Speaker cancelled the workshop' }] },
-);
 
 export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, { db, payments }) => {
   app.put(
@@ -88,59 +80,5 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (a
     },
     async (request) =>
       ok(request, await links.unlinkPayments(db, payments, request.params.event_id, actorOf(request))),
-  );
-
-  app.post(
-    '/registrations/:registration_id/refund',
-    {
-      config: { auth: 'required', bodyOptional: true },
-      schema: {
-        tags,
-        operationId: 'refundRegistration',
-        summary: 'Refund a paid registration',
-        description:
-          'Owner or admin of the event. Refunds the whole payment at Mercado Pago with the seller’s token ' +
-          '(502 when the provider refuses: nothing changes; 502 `refund_unconfirmed` when it fails without ' +
-          'saying whether it refunded: the refund stays reserved and is confirmed by a job, read the ' +
-          'registration again later), then the registration is `refunded`, its seat freed and its participant ' +
-          'badge revoked (`status_reason` `refunded`), and `registration.refunded` goes to the wallet’s webhook ' +
-          'endpoints. 409 unless the registration is confirmed and paid (`test_mode_payment` for a payment ' +
-          'simulated in test mode), and while another refund of its intent is in flight or being confirmed ' +
-          '(`refund_in_progress`; the provider is then not asked).',
-        params: idParams('registration_id'),
-        body: RefundBody,
-        response: {
-          200: envelope(Registration, REFUNDED_EXAMPLE, 'events'),
-          ...errorResponses(
-            400,
-            401,
-            403,
-            404,
-            withReasons(
-              409,
-              'not_paid',
-              'not_confirmed',
-              'test_mode_payment',
-              'no_seller_credentials',
-              'not_refundable',
-              'refund_in_progress',
-              'refund_exceeds_amount',
-            ),
-            withReasons(502, 'refund_unconfirmed'),
-          ),
-        },
-      },
-    },
-    async (request) =>
-      ok(
-        request,
-        await refundRegistration(
-          db,
-          payments,
-          request.params.registration_id,
-          actorOf(request),
-          request.body.reason,
-        ),
-      ),
   );
 };

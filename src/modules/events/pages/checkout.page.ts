@@ -15,7 +15,8 @@ import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { PaymentsPort } from '../../../kernel/payments-port.ts';
 import type { BadgeCodes } from '../badges/badge-codes.ts';
 import { findEditionNames, findEmissionOfRegistration } from '../badges/badge-emissions.repository.ts';
-import { findRegistration, findTicketType } from '../tickets/tickets.repository.ts';
+import { findRegistration } from '../registrations/index.ts';
+import { findTicketType } from '../tickets/index.ts';
 import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
 import { formatMoment, MESSAGES } from './messages.ts';
 

@@ -21,9 +21,9 @@ import { readPdf } from '../../../../test/pdf.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import type { Certificate } from '../certificates/certificates.schemas.ts';
 import { checkoutHelpers, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import type { Registration } from '../registrations/registrations.schemas.ts';
 import type { CreatedSignatureRequest, Signature } from '../signatures/signatures.schemas.ts';
 import { signatureRequests } from '../signatures/signatures.table.ts';
-import type { Registration } from '../tickets/tickets.schemas.ts';
 
 const HOST = 'convene.test';
 const UNKNOWN_TOKEN = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -5,7 +5,8 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { checkIns } from '../check-ins/check-ins.table.ts';
-import { registrations, ticketTypes } from '../tickets/tickets.table.ts';
+import { registrations } from '../registrations/registrations.table.ts';
+import { ticketTypes } from '../tickets/tickets.table.ts';
 import { type ProgramParticipantRow, programParticipants } from './participants.table.ts';
 
 /**

@@ -8,12 +8,13 @@
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
+import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { requireEditionRole } from '../access.ts';
 import * as repo from './participants.repository.ts';
 import type { ProgramParticipantRow } from './participants.table.ts';
 import { findProgram } from './programs.repository.ts';
-import { asNotFound, requireReadableProgram } from './programs.service.ts';
+import { requireReadableProgram } from './programs.service.ts';
 
 function participantOf(row: ProgramParticipantRow) {
   return {

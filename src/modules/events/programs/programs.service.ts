@@ -9,13 +9,8 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
-import {
-  AppError,
-  conflict,
-  type FieldError,
-  notFound,
-  validationError,
-} from '../../../kernel/http/errors.ts';
+import { asNotFound } from '../../../kernel/http/as-not-found.ts';
+import { conflict, type FieldError, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
@@ -32,17 +27,6 @@ describeConstraint('programs_dates_check', {
 describeConstraint('programs_access_level_check', { field: 'min_access_level', message: 'must be >= 0' });
 describeConstraint('programs_price_check', { field: 'price', message: 'must be >= 0' });
 describeConstraint('programs_max_participants_check', { field: 'max_participants', message: 'must be >= 1' });
-
-/**
- * Rethrows a guard's 404 as the 404 of `what`: a resource under a hidden (draft or deleted)
- * edition answers exactly like an unknown id, so its existence is not revealed.
- */
-export const asNotFound =
-  (what: string) =>
-  (error: unknown): never => {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw notFound(what);
-    throw error;
-  };
 
 // The schema's `date-time` format already refuses what a Date cannot hold (leap seconds, year 0).
 const toDate = (value: string | null | undefined) =>

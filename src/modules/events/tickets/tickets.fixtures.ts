@@ -7,7 +7,8 @@ import { expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import type { BadgeEmission, BadgeTemplate, UserBadges } from '../badges/badges.schemas.ts';
 import { at, eventFixtures, type Team } from '../events.fixtures.ts';
-import type { Registration, RegistrationListItem, TicketType } from './tickets.schemas.ts';
+import type { Registration, RegistrationListItem } from '../registrations/registrations.schemas.ts';
+import type { TicketType } from './tickets.schemas.ts';
 
 export const TICKET_TYPE_KEYS = [
   'access_level',

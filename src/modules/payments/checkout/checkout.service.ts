@@ -10,7 +10,6 @@ import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobRunner } from '../../../kernel/jobs/runner.ts';
 import type {
   CheckoutRequest,
-  IntentListener,
   PaymentsPort,
   PreparedCheckout,
   RegistrationEventData,
@@ -166,10 +165,6 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
         payload: { ...data },
       });
       await enqueueDeliveries(tx, event, outbox);
-    },
-
-    onTransition(listener: IntentListener) {
-      outbox.listeners.push(listener);
     },
 
     wake() {

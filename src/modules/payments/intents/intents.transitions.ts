@@ -15,9 +15,10 @@ import { findPendingRefund } from './refunds.repository.ts';
 /**
  * What the transitions need of the outbox: the delivery schedule (waking the workers is the
  * caller's, after commit) and who hears a transition inside its transaction (the events module,
- * through the payments port).
+ * wired in `src/flows/`). Both are required: a caller cannot leave the listeners out and silently
+ * skip confirming a paid registration.
  */
-type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds'> & Partial<Pick<Outbox, 'listeners'>>;
+type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds' | 'listeners'>;
 
 /** An event written, and how many deliveries it queued (wake the workers when any). */
 export interface RecordedEvent {
@@ -73,16 +74,6 @@ export const EVENT_DATA_FIELDS = [
   'metadata',
 ] as const;
 export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
-
-/** The `data` of `registration.*` events (contract 8), in the contract's order. */
-export const REGISTRATION_DATA_FIELDS = [
-  'registration_id',
-  'edition_id',
-  'event_id',
-  'ticket_type_id',
-  'user_id',
-  'intent_id',
-] as const;
 
 /** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
 export function eventPayload(eventId: string, intent: NewIntent): EventData {
@@ -198,7 +189,7 @@ export async function applyIntentStatus(
   // settled after this or announced by the provider first): its listeners learn why it was asked.
   const refundReason =
     moved.status === 'refunded' ? ((await findPendingRefund(tx, moved.id))?.reason ?? null) : null;
-  for (const listener of policy.listeners ?? []) {
+  for (const listener of policy.listeners) {
     await listener(tx, {
       intentId: moved.id,
       walletId: moved.wallet_id,

@@ -132,7 +132,7 @@ describe('test mode', () => {
   it('decides whose wallet it is exactly as requireWalletOwner does (one-statement guard)', async () => {
     const { t, owner, outsider } = team();
     const { wallet: w, seller: s } = await walletWithSeller(owner);
-    const policy = { retryScheduleSeconds: [60] };
+    const policy = { retryScheduleSeconds: [60], listeners: [] };
     for (const caller of [owner, outsider]) {
       for (const walletId of [w.id, UNKNOWN_ID]) {
         const guard = await requireWalletOwner(t.db, walletId, {

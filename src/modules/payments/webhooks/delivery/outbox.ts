@@ -24,12 +24,12 @@ const NOTIFY_INTERVAL_MS = DEFAULT_CLAIM_INTERVAL_MS;
 
 /**
  * What writers of events need: the delay before the first attempt, the wake-up, and who hears an
- * intent's transition inside its transaction (the events module subscribes through the payments
- * port, `kernel/payments-port.ts`).
+ * intent's transition inside its transaction (wired once in `src/flows/`, given to
+ * `createPaymentsCore`).
  */
 export interface Outbox {
   retryScheduleSeconds: readonly number[];
-  readonly listeners: IntentListener[];
+  readonly listeners: readonly IntentListener[];
   /** Call after committing a transaction that queued deliveries. */
   wake(): void;
 }
@@ -42,12 +42,14 @@ export interface LocalOutbox extends Outbox {
 /**
  * @param notifyOthers sends the cross-process notification (a server: `pg_notify`); undefined
  *   when no other process can share the database (the embedded database).
+ * @param listeners who hears intent transitions (none for an outbox that only delivers).
  */
 export function createOutbox(
   retryScheduleSeconds: readonly number[],
   notifyOthers: (() => Promise<void>) | undefined,
+  listeners: readonly IntentListener[] = [],
 ): LocalOutbox {
-  const listeners = new Set<() => void>();
+  const wakeListeners = new Set<() => void>();
   const pacer = new Pacer(NOTIFY_INTERVAL_MS);
   const notify = () => {
     pacer.started();
@@ -56,14 +58,14 @@ export function createOutbox(
   };
   return {
     retryScheduleSeconds,
-    listeners: [],
+    listeners,
     wake() {
-      for (const listener of listeners) listener();
+      for (const listener of wakeListeners) listener();
       if (notifyOthers !== undefined && !pacer.defer(notify)) notify();
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      wakeListeners.add(listener);
+      return () => wakeListeners.delete(listener);
     },
   };
 }

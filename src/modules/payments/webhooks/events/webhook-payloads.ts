@@ -6,6 +6,7 @@
  */
 import { type TSchema, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
+import { RegistrationEventData } from '../../../../kernel/payments-port.ts';
 import { INTENT_STATUS_DETAILS, INTENT_STATUSES } from '../../intents/intents.table.ts';
 import { WEBHOOK_EVENT_TYPES } from '../endpoints/endpoints.schemas.ts';
 import { PAYMENT_EVENT_EXAMPLE } from './webhook-events.schemas.ts';
@@ -34,18 +35,6 @@ const PaymentData = Type.Object(
     metadata: Type.Object({}, { additionalProperties: true }),
   },
   { additionalProperties: false, description: 'the intent as it was when the event was recorded' },
-);
-
-const RegistrationData = Type.Object(
-  {
-    registration_id: Uuid(),
-    edition_id: Uuid(),
-    event_id: Uuid({ description: 'the event (of the events module) the edition belongs to' }),
-    ticket_type_id: Uuid(),
-    user_id: Type.String({ description: 'the buyer (the token’s subject)' }),
-    intent_id: Uuid({ description: 'the checkout intent that paid for it' }),
-  },
-  { additionalProperties: false },
 );
 
 const TestData = Type.Object(
@@ -151,7 +140,7 @@ function examplePayload(type: string): unknown {
 export const WEBHOOK_BODIES: Record<string, TSchema> = Object.fromEntries([
   ...WEBHOOK_EVENT_TYPES.map((type) => [
     type,
-    body(type, type.startsWith('registration.') ? RegistrationData : PaymentData),
+    body(type, type.startsWith('registration.') ? RegistrationEventData : PaymentData),
   ]),
   [WEBHOOK_TEST_TYPE, body(WEBHOOK_TEST_TYPE, TestData)],
 ]);

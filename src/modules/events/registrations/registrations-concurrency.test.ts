@@ -10,8 +10,8 @@ import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { ApiResponse } from '../../../../test/harness.ts';
 import { useTeam } from '../events.fixtures.ts';
-import { ticketFixtures } from './tickets.fixtures.ts';
-import type { Registration } from './tickets.schemas.ts';
+import { ticketFixtures } from '../tickets/tickets.fixtures.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 describe('registrations racing for the last seats', () => {
   const team = useTeam();

@@ -3,7 +3,7 @@
  * checkout first (through the payments port; it writes nothing, so a provider failure leaves
  * nothing behind), then one transaction that inserts the registration `pending_payment`, holds
  * its seat, stores the intent and schedules the hold's end. What happens next comes from the
- * payments module as intent transitions (`checkout.listener.ts`).
+ * payments module as intent transitions (`registrations.listener.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -11,25 +11,18 @@ import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { findPgError } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
-import { serialize } from '../../../kernel/http/respond.ts';
+import { conflict } from '../../../kernel/http/errors.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
-import {
-  type CheckoutRequest,
-  NO_PROVIDER_PAYMENT,
-  type PaymentsPort,
-} from '../../../kernel/payments-port.ts';
-import { requireRegistrationAccess } from '../access.ts';
-import { hasParticipantCheckIn } from '../check-ins/check-ins.repository.ts';
+import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
+import { findPaymentLink } from '../checkout/index.ts';
 import type { EditionRow } from '../editions/editions.table.ts';
-import * as tickets from '../tickets/tickets.repository.ts';
-import type { RegistrationRow, TicketTypeRow } from '../tickets/tickets.table.ts';
+import type { TicketTypeRow } from '../tickets/index.ts';
 import { claimCheckout, releaseCheckoutClaim, renewCheckoutClaim } from './checkout-claims.repository.ts';
-import { findPaymentLink } from './payment-links.repository.ts';
+import * as repo from './registrations.repository.ts';
+import type { RegistrationRow } from './registrations.table.ts';
+import { openRegistration } from './registrations.transitions.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
-/** The reason of a refund a cancellation asks for (a paid seat cancelled, or cancelled while paying). */
-export const REGISTRATION_CANCELLED = 'registration_cancelled';
 
 export interface CheckoutDeps {
   db: Database;
@@ -176,29 +169,31 @@ export async function startCheckout(
 
   try {
     const registration = await db.transaction(async (tx) => {
-      const inserted = await tickets.insertRegistration(tx, {
+      const values = {
         id: registrationId,
         edition_id: edition.id,
         ticket_type_id: ticketType.id,
         user_id: payer.userId,
-        status: 'pending_payment',
         created_by: payer.userId,
         intent_id: request.intentId,
         hold_expires_at: holdExpiresAt,
         checkout_url: prepared.checkoutUrl,
+      };
+      // The seat last (`openRegistration`): its row lock is the one every checkout of this ticket
+      // type waits for, so it is held only from there to the commit (bench/README.md: p99 234 ms
+      // before this order, 121-137 after).
+      const inserted = await openRegistration(tx, payments, 'startCheckout', values, async () => {
+        await payments.recordCheckout(tx, request, prepared);
+        await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
       });
-      await payments.recordCheckout(tx, request, prepared);
-      await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
-      // The seat last: its row lock is the one every checkout of this ticket type waits for, so it
-      // is held only from here to the commit (bench/README.md: p99 234 ms before this order, 121-137 after).
-      if ((await tickets.holdSeat(tx, ticketType.id)) === undefined) throw soldOut(ticketType);
+      if (inserted === undefined) throw soldOut(ticketType);
       return inserted;
     });
     payments.wake();
     return { registration, created: true };
   } catch (error) {
     if (findPgError(error)?.constraint !== 'registrations_one_active_unique') throw error;
-    const winner = await tickets.findActiveRegistration(db, edition.id, payer.userId);
+    const winner = await repo.findActiveRegistration(db, edition.id, payer.userId);
     if (winner?.status !== 'pending_payment') throw error;
     return { registration: winner, created: false };
   }
@@ -248,14 +243,14 @@ export async function resumeCheckout(
   const { db, payments } = deps;
   const current = registration.intent_id;
   if (current === null || !(await payments.hasEnded(db, current))) return registration;
-  const eventId = (await tickets.findEventOfEdition(db, ticketType.edition_id)) ?? '';
+  const eventId = (await repo.findEventOfEdition(db, ticketType.edition_id)) ?? '';
   const link = await findPaymentLink(db, eventId);
   if (link === undefined) throw noLink(eventId);
   const holdExpiresAt = registration.hold_expires_at ?? new Date();
   const request = checkoutRequest(link, eventId, ticketType, payer, registration.id, holdExpiresAt);
   const prepared = await payments.prepareCheckout(db, request);
   const moved = await db.transaction(async (tx) => {
-    const row = await tickets.replaceCheckout(
+    const row = await repo.replaceCheckout(
       tx,
       registration.id,
       current,
@@ -266,7 +261,7 @@ export async function resumeCheckout(
     return row;
   });
   if (moved !== undefined) payments.wake();
-  return moved ?? (await tickets.findRegistration(db, registration.id)) ?? registration;
+  return moved ?? (await repo.findRegistration(db, registration.id)) ?? registration;
 }
 
 const noLink = (eventId: string) =>
@@ -280,130 +275,5 @@ const soldOut = (ticketType: TicketTypeRow) =>
   conflict(
     'sold_out',
     'This ticket type is sold out (seats held by unpaid checkouts count until their hold ends)',
-    {
-      max_quantity: ticketType.max_quantity,
-    },
+    { max_quantity: ticketType.max_quantity },
   );
-
-/**
- * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
- * cancellation). The payments module refunds at the provider and announces the transition, which
- * moves the registration to `refunded` (`checkout.listener.ts`); `reason`, when given, replaces
- * the default `status_reason`.
- */
-export async function refundRegistration(
-  db: Database,
-  payments: PaymentsPort,
-  registrationId: string,
-  actor: Identity,
-  reason: string | undefined,
-) {
-  const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', false);
-  if (registration.intent_id === null)
-    throw conflict('not_paid', 'This registration was not paid; cancel it instead');
-  if (registration.status !== 'confirmed') {
-    throw conflict(
-      'not_confirmed',
-      `Only a confirmed registration can be refunded; this one is ${registration.status}`,
-      {
-        status: registration.status,
-      },
-    );
-  }
-  await refundInFull(db, payments, registration.intent_id, undefined, 'organiser');
-  if (reason !== undefined) await tickets.setStatusReason(db, registrationId, 'refunded', reason);
-  const now = await tickets.findRegistration(db, registrationId);
-  if (now === undefined) throw notFound('Registration');
-  return serialize(now);
-}
-
-/** Who cancels a paid registration: an owner or admin of its event, or its registrant alone. */
-export interface PaidCancellation {
-  byOrganiser: boolean;
-  editionStartsAt: Date;
-}
-
-/**
- * Cancels a confirmed, paid registration (its registrant, or an owner or admin: the caller checked
- * that): all its money goes back first, through the payments port's serialised refund, and the
- * refund's transition ends the registration `cancelled` in the same transaction, freeing its seat
- * and revoking its badge (`checkout.listener.ts`). A confirmed paid seat is thus never released
- * while its money is kept: when the provider fails (502) or another refund of it is in flight
- * (409), the registration stays confirmed with its seat. Its registrant alone may do this only
- * while it is still a ticket for later (`requireSelfCancellable`); an owner or admin at any time.
- */
-export async function cancelPaidRegistration(
-  db: Database,
-  payments: PaymentsPort,
-  registration: RegistrationRow & { intent_id: string },
-  who: PaidCancellation,
-): Promise<RegistrationRow> {
-  if (!who.byOrganiser) await requireSelfCancellable(db, registration, who.editionStartsAt);
-  await refundInFull(
-    db,
-    payments,
-    registration.intent_id,
-    REGISTRATION_CANCELLED,
-    who.byOrganiser ? 'organiser' : 'registrant',
-  );
-  const now = await tickets.findRegistration(db, registration.id);
-  if (now === undefined) throw notFound('Registration');
-  return now;
-}
-
-/**
- * A registrant gets their money back by cancelling only before the edition starts and before they
- * were checked in: after that the ticket has been used (or could have been), and whether to give
- * the money back is the organisers' call (README, "Paid tickets"). 409 with `edition_started` or
- * `checked_in`.
- */
-async function requireSelfCancellable(
-  db: Database,
-  registration: RegistrationRow,
-  editionStartsAt: Date,
-): Promise<void> {
-  const organisers = 'only an owner or admin of the event can cancel it now (with a full refund)';
-  if (editionStartsAt.getTime() <= Date.now()) {
-    throw conflict(
-      'edition_started',
-      `The edition has started, so this paid registration can no longer be cancelled by its registrant: ${organisers}`,
-      {
-        starts_at: editionStartsAt.toISOString(),
-      },
-    );
-  }
-  if (await hasParticipantCheckIn(db, registration.edition_id, registration.user_id)) {
-    throw conflict(
-      'checked_in',
-      `This registration has been checked in, so it can no longer be cancelled by its registrant: ${organisers}`,
-    );
-  }
-}
-
-/**
- * The payments port's full refund of a registration's intent, its 409 for a test-mode payment told
- * in words for who asked: a registrant has nothing to do with intents or test mode.
- */
-async function refundInFull(
-  db: Database,
-  payments: PaymentsPort,
-  intentId: string,
-  reason: string | undefined,
-  askedBy: 'registrant' | 'organiser',
-): Promise<void> {
-  try {
-    await payments.refundNow(db, intentId, reason);
-  } catch (error) {
-    if (!(error instanceof AppError) || error.reason !== NO_PROVIDER_PAYMENT) throw error;
-    throw conflict(
-      'test_mode_payment',
-      askedBy === 'registrant'
-        ? 'This registration was paid in a test of the event’s payments: no money was taken, so there ' +
-            'is nothing to give back and it cannot be cancelled here. The event’s organisers can end it.'
-        : 'This registration’s payment was simulated in test mode: no money was taken at Mercado Pago, ' +
-            'so none can be given back. The wallet’s owner ends it by moving its intent to `refunded` ' +
-            '(POST /testmode/intents/{intent_id}/simulate).',
-      { intent_id: intentId },
-    );
-  }
-}

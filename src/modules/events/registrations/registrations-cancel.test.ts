@@ -8,8 +8,9 @@ import { expectError, expectFields, expectOk } from '../../../../test/assertions
 import { checkAuth } from '../../../../test/auth-check.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import { ISO, UNKNOWN_ID, useTeam } from '../events.fixtures.ts';
-import { emissionOf, REGISTRATION_KEYS, ticketFixtures } from './tickets.fixtures.ts';
-import type { Registration, TicketType } from './tickets.schemas.ts';
+import { emissionOf, REGISTRATION_KEYS, ticketFixtures } from '../tickets/tickets.fixtures.ts';
+import type { TicketType } from '../tickets/tickets.schemas.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 describe('POST /registrations/{registration_id}/cancel', () => {
   const team = useTeam();

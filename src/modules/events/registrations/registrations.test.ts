@@ -9,8 +9,9 @@ import { expectError, expectFields, expectOk } from '../../../../test/assertions
 import { checkAuth } from '../../../../test/auth-check.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import { expectInvalid, expectMalformedJson, ISO, UNKNOWN_ID, useTeam } from '../events.fixtures.ts';
-import { emissionOf, PAST, REGISTRATION_KEYS, ticketFixtures } from './tickets.fixtures.ts';
-import type { Registration, RegistrationListItem, TicketType } from './tickets.schemas.ts';
+import { emissionOf, PAST, REGISTRATION_KEYS, ticketFixtures } from '../tickets/tickets.fixtures.ts';
+import type { TicketType } from '../tickets/tickets.schemas.ts';
+import type { Registration, RegistrationListItem } from './registrations.schemas.ts';
 
 describe('registrations', () => {
   const team = useTeam();

@@ -1,0 +1,10 @@
+/**
+ * The registrations feature's public surface: its routes, the hold-expiry job's registration,
+ * what intent transitions do to paid registrations (wired in `src/flows/`), and the registration
+ * as other features read it.
+ */
+
+export { onIntentTransition, registerCheckout } from './registrations.listener.ts';
+export { findRegistration } from './registrations.repository.ts';
+export { registrationRefundRoutes, registrationRoutes } from './registrations.routes.ts';
+export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';

@@ -1,0 +1,212 @@
+/** SQL of registrations. */
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { actors } from '../../../kernel/auth/actors.table.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { editions } from '../editions/editions.table.ts';
+import { type EventRole, eventMembers, events } from '../events/events.table.ts';
+import { ticketTypes } from '../tickets/tickets.table.ts';
+import {
+  ACTIVE_REGISTRATION_STATUSES,
+  type RegistrationRow,
+  type RegistrationStatus,
+  registrations,
+} from './registrations.table.ts';
+
+export type NewRegistration = typeof registrations.$inferInsert;
+
+export async function insertRegistration(db: Executor, values: NewRegistration): Promise<RegistrationRow> {
+  const [row] = await db.insert(registrations).values(values).returning();
+  return row!;
+}
+
+/** The person's active registration in the edition (pending payment or confirmed), if any. */
+export async function findActiveRegistration(
+  db: Executor,
+  editionId: string,
+  userId: string,
+): Promise<RegistrationRow | undefined> {
+  const rows = await db
+    .select()
+    .from(registrations)
+    .where(
+      and(
+        eq(registrations.edition_id, editionId),
+        eq(registrations.user_id, userId),
+        inArray(registrations.status, [...ACTIVE_REGISTRATION_STATUSES]),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/**
+ * A registration of a live edition, with its event's status and the caller's role in that event
+ * (what the cancel guard needs).
+ */
+export async function findRegistrationWithAccess(
+  db: Executor,
+  registrationId: string,
+  userId: string,
+): Promise<
+  | { registration: RegistrationRow; eventStatus: string; role: EventRole | undefined; startsAt: Date }
+  | undefined
+> {
+  const rows = await db
+    .select({
+      registration: registrations,
+      eventStatus: events.status,
+      role: eventMembers.role,
+      startsAt: editions.starts_at,
+    })
+    .from(registrations)
+    .innerJoin(editions, eq(editions.id, registrations.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .leftJoin(eventMembers, and(eq(eventMembers.event_id, events.id), eq(eventMembers.user_id, userId)))
+    .where(and(eq(registrations.id, registrationId), isNull(editions.deleted_at)))
+    .limit(1);
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
+}
+
+export type RegistrationListRow = RegistrationRow & { email: string; ticket_name: string };
+
+/** Newest first, with the holder's e-mail and the ticket type's name. */
+export function listRegistrations(
+  db: Executor,
+  editionId: string,
+  status: RegistrationRow['status'] | undefined,
+  window: Window,
+) {
+  const where = and(
+    eq(registrations.edition_id, editionId),
+    status === undefined ? undefined : eq(registrations.status, status),
+  );
+  return pageOf<RegistrationListRow>(
+    window,
+    db
+      .select({
+        id: registrations.id,
+        edition_id: registrations.edition_id,
+        ticket_type_id: registrations.ticket_type_id,
+        user_id: registrations.user_id,
+        status: registrations.status,
+        status_reason: registrations.status_reason,
+        intent_id: registrations.intent_id,
+        hold_expires_at: registrations.hold_expires_at,
+        checkout_url: registrations.checkout_url,
+        created_by: registrations.created_by,
+        created_at: registrations.created_at,
+        updated_at: registrations.updated_at,
+        cancelled_at: registrations.cancelled_at,
+        email: actors.email,
+        ticket_name: ticketTypes.name,
+      })
+      .from(registrations)
+      .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+      .where(where)
+      .orderBy(desc(registrations.created_at), desc(registrations.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(registrations).where(where),
+  );
+}
+
+/** The registration paid by `intentId`, locked until the end of the caller's transaction. */
+export async function lockRegistrationOfIntent(
+  db: Executor,
+  intentId: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(registrations)
+    .where(eq(registrations.intent_id, intentId))
+    .for('update')
+    .limit(1);
+  return row;
+}
+
+export async function lockRegistration(db: Executor, id: string): Promise<RegistrationRow | undefined> {
+  const [row] = await db.select().from(registrations).where(eq(registrations.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function findRegistration(db: Executor, id: string): Promise<RegistrationRow | undefined> {
+  const [row] = await db.select().from(registrations).where(eq(registrations.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Moves a registration from `from` to `to` (conditional, so of two writers exactly one moves it);
+ * leaving `pending_payment` clears the checkout link and the hold. Only `registrations.transitions.ts`
+ * calls it (and `insertRegistration`, `setStatusReason`): the one place a status is written.
+ */
+export async function updateStatus(
+  db: Executor,
+  id: string,
+  from: RegistrationStatus,
+  to: RegistrationStatus,
+  statusReason: string | null = null,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .update(registrations)
+    .set({
+      status: to,
+      status_reason: statusReason,
+      checkout_url: null,
+      ...(to === 'cancelled' || to === 'refunded' ? { cancelled_at: sql`now()` } : {}),
+      updated_at: sql`now()`,
+    })
+    .where(and(eq(registrations.id, id), eq(registrations.status, from)))
+    .returning();
+  return row;
+}
+
+/** The ids the registration events carry: the edition's event. */
+export async function findEventOfEdition(db: Executor, editionId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ eventId: editions.event_id })
+    .from(editions)
+    .where(eq(editions.id, editionId))
+    .limit(1);
+  return row?.eventId;
+}
+
+/** Replaces the reason of a registration in `status`. */
+export async function setStatusReason(
+  db: Executor,
+  id: string,
+  status: RegistrationStatus,
+  reason: string,
+): Promise<void> {
+  await db
+    .update(registrations)
+    .set({ status_reason: reason, updated_at: sql`now()` })
+    .where(and(eq(registrations.id, id), eq(registrations.status, status)));
+}
+
+/**
+ * Points a pending registration at a fresh checkout (a new intent), if it still names `fromIntent`:
+ * of two requests replacing it at once, one gets the row back.
+ */
+export async function replaceCheckout(
+  db: Executor,
+  id: string,
+  fromIntent: string,
+  toIntent: string,
+  checkoutUrl: string,
+): Promise<RegistrationRow | undefined> {
+  const [row] = await db
+    .update(registrations)
+    .set({ intent_id: toIntent, checkout_url: checkoutUrl, updated_at: sql`now()` })
+    .where(
+      and(
+        eq(registrations.id, id),
+        eq(registrations.status, 'pending_payment'),
+        eq(registrations.intent_id, fromIntent),
+      ),
+    )
+    .returning();
+  return row;
+}
