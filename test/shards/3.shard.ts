@@ -1,4 +1,0 @@
-// Shard 3 of SHARD_COUNT: see shards.ts.
-import { runShard } from './shards.ts';
-
-await runShard(3);

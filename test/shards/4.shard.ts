@@ -1,4 +1,0 @@
-// Shard 4 of SHARD_COUNT: see shards.ts.
-import { runShard } from './shards.ts';
-
-await runShard(4);
