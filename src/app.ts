@@ -18,6 +18,7 @@ import { registerJsonParser } from './kernel/http/body.ts';
 import { registerConnectionGuard } from './kernel/http/connection-guard.ts';
 import { registerErrorHandler } from './kernel/http/error-handler.ts';
 import { AppError } from './kernel/http/errors.ts';
+import { buildLazySerializer } from './kernel/http/lazy-serializers.ts';
 import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
 import { MAX_PARAM_LENGTH, registerNotFound } from './kernel/http/not-found.ts';
@@ -51,6 +52,12 @@ export interface AppDeps {
   worker?: boolean;
   /** Time of the in-process caches (public microcache, actor directory); tests move it by hand. */
   clock?: Clock;
+  /**
+   * Compile each route's validators and response serializers when a request first needs them,
+   * not at start-up (test apps, which use a few routes each; see lazy-serializers.ts). Default
+   * false: the service compiles them all as it starts, so a bad schema fails the boot.
+   */
+  compileSchemasOnFirstUse?: boolean;
 }
 
 export type App = FastifyInstance;
@@ -80,6 +87,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ...wireErrorOptions(exposeDebug),
     ...wireTimeouts(config.headersTimeoutMs),
+    ...(deps.compileSchemasOnFirstUse === true
+      ? { schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } } }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // First, so that every request that will see onResponse was counted.
@@ -101,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(null, payload);
   });
 
-  registerValidation(app);
+  registerValidation(app, { compileOnFirstUse: deps.compileSchemasOnFirstUse === true });
   registerJsonParser(app);
   registerErrorHandler(app, { exposeDebug });
   registerMetrics(app);

@@ -203,6 +203,8 @@ export async function createTestApp(
     verifier,
     logger,
     shedLoad: false,
+    // A test file uses a few of the routes: compile their schemas when first used (app.ts).
+    compileSchemasOnFirstUse: true,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   await app.ready();

@@ -39,6 +39,9 @@ describe('public microcache', () => {
   const clock: ManualClock = manualClock();
 
   before(async () => {
+    // From the real time when the tests start (the file may be loaded long before, in a shard), so
+    // that tokens signed now are not issued in the app's future.
+    clock.set(Date.now());
     t = await createTestApp({ PUBLIC_CACHE_TTL_MS: '300' }, { clock });
     owner = await t.actor('owner');
     ids = await publishedEdition(t, owner, 'cache-a');

@@ -245,12 +245,15 @@ describe('idempotent checkouts (Idempotency-Key)', () => {
     const { t, sim } = bench();
     const { edition, ticketType } = await h.paidEdition();
     const payer = await t.actor('payer');
-    const [first, second] = await Promise.all([
-      registerWithKey(payer, edition.id, ticketType.id, 'checkout-1'),
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
-        registerWithKey(payer, edition.id, ticketType.id, 'checkout-1'),
-      ),
-    ]);
+    const running = registerWithKey(payer, edition.id, ticketType.id, 'checkout-1');
+    // The retry goes once the first request is running: when the simulator holds its provider call.
+    await until(
+      async () => sim.held,
+      (held) => held > 0,
+      'the first request at the provider',
+    );
+    const second = await registerWithKey(payer, edition.id, ticketType.id, 'checkout-1');
+    const first = await running;
     const created = expectOk(first, 201);
     const error = expectError(second, 409, 'CONFLICT');
     assert.match(error.message, /still running/);

@@ -417,8 +417,11 @@ describe('the queue the metrics read', () => {
       await team().t.post(`/webhooks/endpoints/${endpoint.id}/test`, { token: team().owner.token }),
       202,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const queue = await readDueQueue(team().t.db);
+    // The age is the database's now() less the due time: wait for it to pass a second.
+    const queue = await eventually(async () => {
+      const read = await readDueQueue(team().t.db);
+      return read.oldestAgeSeconds >= 1 ? read : undefined;
+    }, 'the due delivery to have waited a second');
     assert.equal(queue.due, 1);
     assert.ok(queue.oldestAgeSeconds >= 1, `${queue.oldestAgeSeconds} s`);
   });
