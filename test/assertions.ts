@@ -1,4 +1,4 @@
-/** Assertions on the contract's envelope, shared by every test file. */
+/** Assertions on the envelope of docs/reference/errors.md, shared by every test file. */
 import assert from 'node:assert/strict';
 import type { ApiResponse, ErrorDetail } from './harness.ts';
 

@@ -10,6 +10,9 @@
  *   in backticks exists, every name in backticks that can only be code (`name()`, `camelCase`,
  *   `PascalCase` with two humps, `UPPER_SNAKE`, `t.post<A, B>(…)` with its type arguments) occurs in
  *   the code, and every relative link reaches an existing file and heading.
+ * - src/ and test/ cite only the repository's own documents: none of the old service specification
+ *   or interface document by section or operation number (they are not in the repository), and every `docs/reference/<page>.md#anchor` they
+ *   cite exists.
  * A rename or a deleted file fails here instead of leaving the next engineer a wrong map.
  */
 import assert from 'node:assert/strict';
@@ -396,5 +399,51 @@ describe('README.md, ARCHITECTURE.md and docs/', () => {
       }
     }
     assert.deepEqual(broken, [], 'every relative link of the documents reaches a file and a heading');
+  });
+});
+
+describe('src/ and test/', () => {
+  const files = repoFiles.filter(
+    (file) =>
+      /^(src|test)\//.test(file) && file !== 'test/docs-truth.test.ts' && !/\.(png|pdf|gz)$/.test(file),
+  );
+
+  it('cite no document outside the repository', () => {
+    // The old service specification and interface document were never in the repository; the
+    // code cites docs/reference/ instead. (Spelled in pieces so that this file does not match itself.)
+    const word = ['con', 'tract'].join('');
+    const outside = new RegExp(
+      `\\b[${word[0]!.toUpperCase()}${word[0]}]${word.slice(1)}s?\\b|\\binterface ${'operation'}|\\b[Oo]perations? \\d`,
+    );
+    const found = files.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (outside.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    assert.deepEqual(found, [], 'cite docs/reference/<page>.md (or README "Decisions") instead');
+  });
+
+  it('cite only pages and headings of docs/reference that exist', () => {
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const match of read(file).matchAll(/docs\/reference\/([\w-]+\.md)(?:#([\w-]+))?/g)) {
+        const page = `docs/reference/${match[1]}`;
+        if (!existsSync(join(ROOT, page))) {
+          broken.push(`${file}: ${match[0]}`);
+          continue;
+        }
+        const anchor = match[2];
+        if (anchor === undefined) continue;
+        const headings = [...prose(page).matchAll(/^#{1,6}\s+(.+)$/gm)].map((heading) => slug(heading[1]!));
+        if (!headings.includes(anchor)) broken.push(`${file}: ${match[0]} (no such heading)`);
+      }
+    }
+    assert.deepEqual([...new Set(broken)], []);
   });
 });

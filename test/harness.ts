@@ -76,7 +76,7 @@ export interface TestUser {
   token: string;
 }
 
-/** The `error` of an error envelope (contract section 3); `meta` is read key by key. */
+/** The `error` of an error envelope (docs/reference/errors.md); `meta` is read key by key. */
 export type ErrorDetail = Omit<Static<typeof ErrorEnvelope>['error'], 'meta'> & {
   meta?: Record<string, unknown>;
 };
@@ -97,7 +97,7 @@ export interface OpenApiOperation {
 
 /**
  * A JSON envelope as a test reads it: `data` typed as the route's response schema says (`T`), the
- * rest as the contract's envelope. Success and error share one shape here, so a test can read
+ * rest as the envelope of docs/reference/errors.md. Success and error share one shape here, so a test can read
  * `body.error` of a refusal without a cast; `expectOk` and `expectError` check which it is.
  */
 export interface Envelope<T> {

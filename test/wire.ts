@@ -23,7 +23,7 @@ export interface WireAnswer {
   /**
    * Set when the connection broke before the request was fully written (EPIPE, ECONNRESET): the
    * answer reached this client, which reads while it writes, but a client that writes its whole
-   * request before reading (most do) loses it. The contract has the server read and discard the
+   * request before reading (most do) loses it. docs/reference/errors.md has the server read and discard the
    * rest of an oversized body so that this does not happen.
    */
   writeFailed?: string;

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe('configuration', () => {
-  it('has the contract defaults in development', () => {
+  it('has the documented defaults in development', () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');

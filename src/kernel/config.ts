@@ -1,5 +1,5 @@
 /**
- * Configuration: the environment is read here, once, and nowhere else (contract section 1).
+ * Configuration: the environment is read here, once, and nowhere else (docs/reference/running.md).
  * `loadConfig` is pure: it parses and validates; files in DATA_DIR (development keys, the
  * development SECRETS_KEY) are created later by `kernel/bootstrap.ts`, so a bad environment fails
  * before anything is written. Each variable's form is a TypeBox schema (`ENV_SCHEMA`); what one
@@ -29,7 +29,7 @@ export interface Config {
   /** 32 raw bytes; undefined until resolved from DATA_DIR in development. */
   secretsKey: Buffer | undefined;
   /**
-   * `CREDENTIAL_SIGNING_KEY` (contract 9): the Ed25519 private key (PEM or JWK) that signs
+   * `CREDENTIAL_SIGNING_KEY` (docs/reference/attendance.md): the Ed25519 private key (PEM or JWK) that signs
    * certificates' credentials. Undefined outside production: a development key in DATA_DIR is used.
    */
   credentialSigningKey: string | undefined;
@@ -45,7 +45,7 @@ export interface Config {
     timeoutMs: number;
     allowPrivateTargets: boolean;
     /**
-     * `WEBHOOK_WORKER` (not in the contract; default true): whether the service process runs the
+     * `WEBHOOK_WORKER` (an addition of this service; default true): whether the service process runs the
      * delivery worker. Turn it off when workers run as their own processes (`npm run worker`).
      */
     worker: boolean;
@@ -64,45 +64,45 @@ export interface Config {
   rateLimitPerMinute: number;
   checkout: {
     /**
-     * How long a paid registration holds its seat (contract 8): `CHECKOUT_HOLD_MINUTES` (5..120,
-     * default 15), or `CHECKOUT_HOLD_SECONDS` (not in the contract; refused in production) so that
+     * How long a paid registration holds its seat (docs/reference/checkout.md): `CHECKOUT_HOLD_MINUTES` (5..120,
+     * default 15), or `CHECKOUT_HOLD_SECONDS` (an addition of this service; refused in production) so that
      * tests and local trials can watch a hold end without waiting five minutes.
      */
     holdSeconds: number;
     /**
-     * How long after a hold ends an intent still pending is looked up at the provider (contract 8:
-     * 10 minutes). `RECONCILE_AFTER_SECONDS` (not in the contract; refused in production) shortens it.
+     * How long after a hold ends an intent still pending is looked up at the provider (docs/reference/checkout.md:
+     * 10 minutes). `RECONCILE_AFTER_SECONDS` (an addition of this service; refused in production) shortens it.
      */
     reconcileAfterSeconds: number;
   };
   /**
-   * `JOBS_POLL_MS` (not in the contract; default 1000): how often the background job runner looks
+   * `JOBS_POLL_MS` (an addition of this service; default 1000): how often the background job runner looks
    * for due jobs (hold expiry, reconciliation, refunds) when nothing woke it.
    */
   jobsPollMs: number;
   /**
-   * `JOBS_LEASE_MS` (not in the contract; default 60000): how long a claimed background job is
+   * `JOBS_LEASE_MS` (an addition of this service; default 60000): how long a claimed background job is
    * its process's before another may take it over (a process that died mid-job). Tests shorten it
    * to watch a killed process's job resume.
    */
   jobsLeaseMs: number;
   /**
-   * `PUBLIC_CACHE_TTL_MS` (not in the contract; default 1000, 0 turns it off): how long anonymous
+   * `PUBLIC_CACHE_TTL_MS` (an addition of this service; default 1000, 0 turns it off): how long anonymous
    * reads of published data may be answered from this process's memory (kernel/http/public-cache.ts).
    */
   publicCacheTtlMs: number;
   /**
-   * `HTTP_HEADERS_TIMEOUT_MS` (not in the contract; default 10000): how long a request's headers may
+   * `HTTP_HEADERS_TIMEOUT_MS` (an addition of this service; default 10000): how long a request's headers may
    * take to arrive before the connection is answered 408 and closed (kernel/http/wire-limits.ts).
    */
   headersTimeoutMs: number;
   /**
-   * Worker threads for documents (kernel/workers/pool.ts; not in the contract): `RENDER_THREADS`
+   * Worker threads for documents (kernel/workers/pool.ts; an addition of this service): `RENDER_THREADS`
    * (default 1) threads at most, `RENDER_QUEUE` (default 16) tasks waiting beyond which a request
    * that needs one is answered 503 with `Retry-After`.
    */
   render: { threads: number; queue: number };
-  /** Log level; not in the contract table, `LOG_LEVEL` (default `info`, `silent` in tests). */
+  /** Log level; an addition of this service, `LOG_LEVEL` (default `info`, `silent` in tests). */
   logLevel: string;
 }
 
@@ -133,7 +133,7 @@ const HttpUrl = () =>
   );
 const Text = () => Type.Optional(Type.String());
 
-/** The variables of contract section 1 (and the few of our own), after `fromEnvironment`. */
+/** The variables of docs/reference/running.md (and the few of our own), after `fromEnvironment`. */
 export const ENV_SCHEMA = Type.Object({
   PORT: Whole(0, 65535),
   HOST: Text(),
@@ -269,7 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
         'is required in production (an Ed25519 private key, PEM or JWK: openssl genpkey -algorithm ed25519)',
       );
     }
-    // Shortcuts for tests and local trials only: production keeps the contract's schedule.
+    // Shortcuts for tests and local trials only: production keeps the documented timing (docs/reference/checkout.md).
     for (const name of ['CHECKOUT_HOLD_SECONDS', 'RECONCILE_AFTER_SECONDS'] as const) {
       if (vars[name] !== undefined) throw new ConfigError(name, 'is for tests and development only');
     }

@@ -1,5 +1,5 @@
 /**
- * The in-process interface between the events and payments modules (contract 8, "cross-module").
+ * The in-process interface between the events and payments modules (docs/reference/checkout.md).
  * The events module sells tickets through it and hears of intent transitions from it; the payments
  * module implements it. Neither module imports the other or touches the other's tables: both
  * import only this file, and `app.ts` hands the implementation to the events module. Every call
@@ -74,7 +74,7 @@ export interface IntentListeners {
   registrations: (port: PaymentsPort) => IntentListener;
 }
 
-/** The events a registration announces to the wallet's webhook endpoints (contract 8). */
+/** The events a registration announces to the wallet's webhook endpoints (docs/reference/checkout.md). */
 export type RegistrationEventType =
   | 'registration.confirmed'
   | 'registration.expired'
@@ -125,7 +125,7 @@ export function registrationEventData(
   };
 }
 
-/** What the payer's return page (`/checkout/{intent_id}`, contract 10) shows of a checkout's intent. */
+/** What the payer's return page (`/checkout/{intent_id}`, docs/reference/pages.md) shows of a checkout's intent. */
 export interface CheckoutIntent {
   status: IntentStatusName;
   amountCents: number;

@@ -1,5 +1,5 @@
 /**
- * Outbound webhook signing per the Standard Webhooks specification (contract 7.3). A secret is
+ * Outbound webhook signing per the Standard Webhooks specification (docs/reference/webhooks.md). A secret is
  * `whsec_` + base64 of 32 random bytes; the key is the decoded bytes. During a rotation both the
  * current and the previous secret sign, and the header carries both signatures, space-separated,
  * so a subscriber holding either secret accepts the message.

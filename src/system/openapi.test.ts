@@ -44,7 +44,7 @@ interface Document {
 const MODULE_OF_TAG = new Map(
   TAG_GROUPS.flatMap((group) => group.tags.map((tag) => [tag.name, group.module] as const)),
 );
-/** Routes the rate limit does not count (contract 4: health, readiness, metrics; and the pages' assets). */
+/** Routes the rate limit does not count (docs/reference/running.md: health, readiness, metrics; and the pages' assets). */
 const UNLIMITED = /^(\/health|\/ready|\/metrics|\/assets\/.*)$/;
 
 describe('the OpenAPI document for generators', () => {

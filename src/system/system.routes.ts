@@ -1,5 +1,5 @@
 /**
- * System routes (contract section 4, module `system`): liveness, readiness, Prometheus metrics and
+ * System routes (docs/reference/running.md, module `system`): liveness, readiness, Prometheus metrics and
  * the OpenAPI document. The probes and the scraper are never rate limited, so they are never
  * refused; the document is, like any other route (served from memory, but 800 KB a copy).
  */
@@ -126,7 +126,7 @@ export const systemRoutes: FastifyPluginAsync<{
     operationId: 'getPagesStylesheet',
     summary: "The pages' stylesheet",
     description:
-      'The one stylesheet of the people-facing pages (contract 10), served here so that their Content ' +
+      'The one stylesheet of the people-facing pages (docs/reference/pages.md), served here so that their Content ' +
       'Security Policy can forbid inline styles.',
   });
 };

@@ -1,11 +1,11 @@
 /**
- * The error envelope of contract section 3, checked exactly: the answer to a bad request must be
+ * The error envelope of docs/reference/errors.md, checked exactly: the answer to a bad request must be
  * `{code, message, error: {code, message, reason?, fields?, meta?, debug?}, timestamp, module}` as JSON,
  * nothing more and nothing less. Returns the problems found (empty: a conforming envelope).
  */
 import type { WireAnswer } from '../wire.ts';
 
-/** The contract's closed list of error codes and their statuses (431 is BAD_REQUEST as well). */
+/** The closed list of error codes (docs/reference/errors.md) and their statuses (431 is BAD_REQUEST as well). */
 export const ERROR_STATUS: Record<string, number> = {
   BAD_REQUEST: 400,
   VALIDATION_ERROR: 400,
@@ -79,7 +79,7 @@ function errorProblems(error: unknown, status: number): string[] {
   const extra = Object.keys(error).filter((key) => !ERROR_KEYS.includes(key));
   if (extra.length > 0) problems.push(`unexpected error keys ${extra.join(', ')}`);
   if (typeof error.code !== 'string' || !(error.code in ERROR_STATUS)) {
-    problems.push(`error.code ${JSON.stringify(error.code)} is not a contract code`);
+    problems.push(`error.code ${JSON.stringify(error.code)} is not a documented code`);
   } else if (!codeFitsStatus(error.code, status)) {
     problems.push(`error.code ${error.code} does not go with status ${status}`);
   }

@@ -8,8 +8,8 @@
  *
  * Asserted over every answer: it arrived (no reset, no close without an answer, no silence past
  * FUZZ_TIMEOUT_MS), it is a 4xx (never 5xx; never 2xx/3xx, the request being bad by construction),
- * it is the contract's error envelope; and over every operation's batch, no row of any table
- * changed. Statuses other than the contract's for the case are reported, not failed.
+ * it is the error envelope of docs/reference/errors.md; and over every operation's batch, no row of any table
+ * changed. Statuses other than those docs/reference/errors.md gives the case are reported, not failed.
  *
  * Replay: the seed is printed; `FUZZ_SEED=<seed> FUZZ_ONLY='<regex on "METHOD /path">'
  * node --import tsx --test test/adversarial/fuzz.test.ts` sends the same defects to the same

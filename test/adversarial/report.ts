@@ -45,9 +45,9 @@ export class Tally {
   /** Milliseconds spent per category (where a slow defect shows). */
   readonly msByCategory = new Map<Category, number>();
   readonly failures: Failure[] = [];
-  /** Answers whose status is not one the contract gives the request (reported, not failed). */
-  offContract = 0;
-  readonly offContractGroups = new Map<string, Group>();
+  /** Answers whose status is not one docs/reference/errors.md gives the request (reported, not failed). */
+  offReference = 0;
+  readonly offReferenceGroups = new Map<string, Group>();
   slow = 0;
   slowest = { ms: 0, what: '' };
 
@@ -87,9 +87,9 @@ export class Tally {
     const problems = result.status >= 400 ? envelopeProblems(result) : [];
     if (problems.length > 0) fail('not the envelope', `${outcome}: ${problems.join('; ')}`, answer);
     if (result.status >= 400 && result.status < 500 && !request.expect.includes(result.status)) {
-      this.offContract++;
+      this.offReference++;
       const key = `${request.category} | expected ${request.expect.join('/')} | got ${outcome}`;
-      add(this.offContractGroups, key, op, {
+      add(this.offReferenceGroups, key, op, {
         kind: '5xx',
         op,
         category: request.category,
@@ -137,9 +137,9 @@ export class Tally {
     lines.push(FAILURE_CLASSES.map((kind) => `${kind}: ${this.count(kind)}`).join(', '));
     lines.push(`answers slower than 1 s: ${this.slow} (slowest ${this.slowest.ms} ms: ${this.slowest.what})`);
     lines.push(
-      `4xx other than the contract's status for the case (reported, not failed): ${this.offContract}`,
+      `4xx other than the status docs/reference/errors.md gives the case (reported, not failed): ${this.offReference}`,
     );
-    for (const [key, group] of [...this.offContractGroups].sort((a, b) => b[1].count - a[1].count)) {
+    for (const [key, group] of [...this.offReferenceGroups].sort((a, b) => b[1].count - a[1].count)) {
       lines.push(
         `  ${key}: ${group.count} requests, ${group.ops.size} operations; e.g. ${group.sample.op} — ${group.sample.defect}`,
       );

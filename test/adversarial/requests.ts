@@ -2,7 +2,7 @@
  * The bad requests of one operation, by category: for each, the cases every operation must get
  * (`must`) and a fast-check arbitrary over the operation's documented shape and the world's base
  * request for the rest. Each case is invalid by construction (one defect) and carries the statuses
- * the contract gives it (`expect`: reported, not asserted; the assertions are 4xx, an answer, the
+ * docs/reference/errors.md gives it (`expect`: reported, not asserted; the assertions are 4xx, an answer, the
  * envelope and no row changed).
  */
 import fc from 'fast-check';
@@ -51,7 +51,7 @@ export interface BadRequest {
   contentType?: string | null;
   body?: Buffer;
   framing?: { kind: Framing; size?: number };
-  /** Statuses the contract gives this request. */
+  /** Statuses docs/reference/errors.md gives this request. */
   expect: number[];
 }
 
@@ -59,7 +59,7 @@ const MiB = 1024 * 1024;
 /**
  * Oversized bodies go up to 4 MiB (4 times the limit): on loopback the kernel's socket buffers
  * swallow about 3.5 MiB, so a smaller body cannot show a server that closes without reading the
- * rest (the writer then gets EPIPE/ECONNRESET instead of the 413). The contract's "read and
+ * rest (the writer then gets EPIPE/ECONNRESET instead of the 413). The "read and
  * discarded, up to a bound" needs a bound of at least this.
  */
 const OVERSIZE_MAX = 4 * MiB;

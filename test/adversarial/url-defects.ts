@@ -41,7 +41,7 @@ const UNKNOWN_UUID = '01937a4e-0000-7000-8000-0000000000ff';
 
 export function pathDefects(op: Operation, parameter: Parameter): Defects<PathCase> {
   const isUuid = parameter.schema.format === 'uuid';
-  // A malformed UUID is a 400 (contract 3); a malformed slug, provider or kind may also be a 404.
+  // A malformed UUID is a 400 (docs/reference/errors.md); a malformed slug, provider or kind may also be a 404.
   const bad = isUuid ? [400] : [400, 404];
   const mayMatch = !NOT_SELECTING.has(`${op.key} ${parameter.name}`);
   const must: PathCase[] = [

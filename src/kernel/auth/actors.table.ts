@@ -12,7 +12,7 @@ export const actors = pgTable(
   {
     user_id: uuid('user_id').primaryKey(),
     email: text('email').notNull(),
-    /** The token's `name` claim when it carried one (contract 9: holder names); kept when a later token has none. */
+    /** The token's `name` claim when it carried one (docs/reference/attendance.md: holder names); kept when a later token has none. */
     name: text('name'),
     created_at: createdAt(),
     last_seen_at: timestamptz('last_seen_at').notNull().defaultNow(),

@@ -128,7 +128,7 @@ describe('token verification with static keys', () => {
   });
 });
 
-describe('token time claims (contract 2: exp required, iat and nbf at most 60 s ahead)', () => {
+describe('token time claims (docs/reference/auth.md: exp required, iat and nbf at most 60 s ahead)', () => {
   const YEAR = 365 * 24 * 60 * 60;
   /** A verifier whose clock is fixed at `nowSeconds`, and a signer of tokens for it. */
   async function fixedClock() {

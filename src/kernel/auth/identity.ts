@@ -1,4 +1,4 @@
-/** Who a verified bearer token speaks for: the subject, its e-mail and, when given, its name (contract 2, 9). */
+/** Who a verified bearer token speaks for: the subject, its e-mail and, when given, its name (docs/reference/auth.md and docs/reference/attendance.md). */
 export interface Identity {
   userId: string;
   email: string;

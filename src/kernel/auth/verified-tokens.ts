@@ -12,7 +12,7 @@
  * - An entry never outlives the token's `exp` (the instant from which the verifier refuses it:
  *   `exp <= now` in whole seconds, without clock skew), and never outlives `maxAgeMs` after it was
  *   stored. The cap bounds how long a token keeps working after its signing key is rotated out or
- *   removed. Every token has an `exp`: the verifier refuses one without (contract 2).
+ *   removed. Every token has an `exp`: the verifier refuses one without (docs/reference/auth.md).
  * - The cache belongs to one verifier, whose issuer, audience and keys were applied when the entry
  *   was stored; `nbf` and `iat` were then at most the allowed skew ahead, and time only moves
  *   forward.

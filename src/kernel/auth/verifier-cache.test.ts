@@ -72,7 +72,7 @@ describe('remembered tokens and the key set', () => {
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
   });
 
-  it('refuses a token without exp every time, never remembering it (contract 2)', async () => {
+  it('refuses a token without exp every time, never remembering it (docs/reference/auth.md)', async () => {
     const clock = manualClock();
     const key = await keyPair('noexp');
     served = [key.jwk];
@@ -161,7 +161,7 @@ describe('remembered tokens and claims', () => {
     const token = await sign(key, { claims: { nbf } });
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
     await assert.rejects(verifier.verify(token), { code: 'UNAUTHORIZED' });
-    // 60 s of clock skew are allowed (contract 2).
+    // 60 s of clock skew are allowed (docs/reference/auth.md).
     clock.set((nbf - 60) * 1000);
     assert.equal((await verifier.verify(token)).userId, person.id);
   });

@@ -1,5 +1,5 @@
 /**
- * Bearer token verification (contract section 2): Ed25519 JWTs only (`algorithms` pinned to
+ * Bearer token verification (docs/reference/auth.md): Ed25519 JWTs only (`algorithms` pinned to
  * EdDSA), issuer and audience when configured, keys from a JWKS URL, from static keys, or from the
  * development key pair. Accepted tokens are remembered for a while (verified-tokens.ts) because
  * clients reuse one token for many requests and the signature check dominated the auth cost.
@@ -33,7 +33,7 @@ export interface KeySource {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** How far ahead of our clock a token's `iat` or `nbf` may be (contract 2): the issuer's clock skew. */
+/** How far ahead of our clock a token's `iat` or `nbf` may be (docs/reference/auth.md): the issuer's clock skew. */
 export const CLOCK_SKEW_SECONDS = 60;
 
 export interface VerifierOptions {
@@ -60,7 +60,7 @@ export async function createVerifier(
   const now = options.now ?? Date.now;
   const verifyOptions = {
     algorithms: ['EdDSA'],
-    // A token without `exp` would be good forever (contract 2: it is a 401).
+    // A token without `exp` would be good forever (docs/reference/auth.md: it is a 401).
     requiredClaims: ['exp'],
     // jose applies its tolerance to `nbf` and to `exp` alike; the skew is meant for `nbf` (and
     // `iat`, checked in checkTimes). `exp` is checked again without it there.

@@ -1,5 +1,5 @@
 /**
- * The service's credential issuer key (contract 9, "Credential"): an Ed25519 key that signs Open
+ * The service's credential issuer key (docs/reference/attendance.md): an Ed25519 key that signs Open
  * Badges credentials and status lists as `did:web` of PUBLIC_BASE_URL's host.
  *
  * Where the key comes from:

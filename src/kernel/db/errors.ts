@@ -1,6 +1,6 @@
 /**
  * Maps PostgreSQL errors (from `pg` or PGlite, possibly wrapped by Drizzle) to `AppError`s, so a
- * constraint is the last line of defence and still answers with the contract's envelope.
+ * constraint is the last line of defence and still answers with the envelope of docs/reference/errors.md.
  * Modules register friendly messages for their constraint names with `describeConstraint`.
  */
 import { AppError, type ErrorCode, type ErrorReason } from '../http/errors.ts';

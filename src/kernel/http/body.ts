@@ -1,6 +1,6 @@
 /**
  * The only body parser: JSON. Anything else with a body is 415. Beyond JSON.parse it refuses what
- * the contract forbids in any body and what a schema cannot see: nesting deeper than 64 levels
+ * docs/reference/errors.md forbids in any body and what a schema cannot see: nesting deeper than 64 levels
  * (decided by a scan of the text before parsing), NUL characters in strings, numbers beyond ±2^53
  * (JSON.parse would silently round them) and prototype-poisoning keys.
  */
@@ -12,7 +12,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** The content types parsed as JSON: `application/json` and `application/*+json`. */
 export const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
 
-/** Contract 3: JSON nested deeper than this is a 400. */
+/** docs/reference/errors.md: JSON nested deeper than this is a 400. */
 export const MAX_JSON_DEPTH = 64;
 
 export function registerJsonParser(app: FastifyInstance): void {

@@ -1,5 +1,5 @@
 /**
- * The one error handler. Every failure, ours or Fastify's, leaves as the contract's error envelope:
+ * The one error handler. Every failure, ours or Fastify's, leaves as the error envelope of docs/reference/errors.md:
  * `{code, message, error: {code, message, reason?, fields?, meta?, debug?}, timestamp, module}`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -54,7 +54,7 @@ export function errorBody(request: FastifyRequest, error: AppError, exposeDebug:
   return errorEnvelope(error, moduleOf(request), exposeDebug);
 }
 
-/** The error envelope of contract 3, for a request Fastify knows or one it never routed. */
+/** The error envelope of docs/reference/errors.md, for a request Fastify knows or one it never routed. */
 export function errorEnvelope(error: AppError, module: ModuleName, exposeDebug: boolean) {
   const root = error.cause ?? error;
   const debug =

@@ -1,6 +1,6 @@
 /**
  * Hostile requests, sent the way an attacker or a careless client sends them: over a real socket
- * where framing matters. Every answer is the contract's error envelope (section 3), none is a 5xx,
+ * where framing matters. Every answer is the error envelope of docs/reference/errors.md, none is a 5xx,
  * and no connection is closed without one.
  */
 import assert from 'node:assert/strict';

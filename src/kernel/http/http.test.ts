@@ -1,5 +1,5 @@
 /**
- * The HTTP kernel as a client meets it: every refusal is the contract's error envelope with the
+ * The HTTP kernel as a client meets it: every refusal is the error envelope of docs/reference/errors.md with the
  * right status and code, never a 5xx, and nothing is written by a refused request.
  */
 import assert from 'node:assert/strict';

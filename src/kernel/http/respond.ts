@@ -1,5 +1,5 @@
 /**
- * Envelope builders used by every handler (contract section 3). Handlers return what these build;
+ * Envelope builders used by every handler (docs/reference/errors.md). Handlers return what these build;
  * the route's response schema then serializes it (and drops any field the schema does not list).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** Dates become ISO strings (UTC, `Z`), as in every response of the contract. */
+/** Dates become ISO strings (UTC, `Z`), as in every response (docs/reference/README.md). */
 export type Serialized<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
 };

@@ -55,7 +55,7 @@ export const Name = (minLength = 2) => Type.String({ minLength, maxLength: 200 }
 /** Free text of at most `maxLength` characters. */
 export const Text = (maxLength: number) => Type.String({ maxLength });
 
-/** `page` and `limit` of every list operation (contract section 3). */
+/** `page` and `limit` of every list operation (docs/reference/errors.md). */
 export const PageQuery = {
   page: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'page number, from 1' }),

@@ -1,5 +1,5 @@
 /**
- * Input validation of every route, all parts at once (contract 3: "one 400 names every bad field of
+ * Input validation of every route, all parts at once (docs/reference/errors.md: "one 400 names every bad field of
  * the path, query and body"). Fastify validates params, body, querystring and headers in turn and
  * stops at the first part that fails, so a bad path hid a bad body. Here each route's schemas are
  * compiled when the route is added (`onRoute`), Fastify's own validation step is a no-op, and one

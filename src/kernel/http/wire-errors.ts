@@ -1,5 +1,5 @@
 /**
- * The answers the HTTP layer gives before any route runs, as the contract's envelope (section 3)
+ * The answers the HTTP layer gives before any route runs, as the envelope of docs/reference/errors.md
  * instead of Node's and Fastify's own bodies:
  * - Node's parser refuses the request (`clientError`): headers over 16 KiB are 431, a request too
  *   slow to arrive 408, bad framing (`Content-Length` with `Transfer-Encoding`, a length that is not

@@ -1,4 +1,4 @@
-/** SQL of idempotency keys (contract 8). */
+/** SQL of idempotency keys (docs/reference/errors.md). */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { type IdempotencyRow, idempotencyKeys } from './idempotency.table.ts';

@@ -2,7 +2,7 @@ import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-
 import { createdAt, timestamptz } from '../db/columns.ts';
 
 /**
- * `Idempotency-Key`s of authenticated POSTs (contract 8), per caller and key: the request's
+ * `Idempotency-Key`s of authenticated POSTs (docs/reference/errors.md), per caller and key: the request's
  * fingerprint, and once it completed, the answer replayed to a retry for 24 hours.
  */
 export const idempotencyKeys = pgTable(

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on authenticated POSTs (contract 8): replay of the first completed answer,
+ * `Idempotency-Key` on authenticated POSTs (docs/reference/errors.md): replay of the first completed answer,
  * 422 for the key with another request, keys kept per caller, and what is not kept.
  */
 import assert from 'node:assert/strict';

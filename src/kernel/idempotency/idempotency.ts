@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every authenticated POST, with Stripe's semantics (contract 8). A route-level
+ * `Idempotency-Key` on every authenticated POST, with Stripe's semantics (docs/reference/errors.md). A route-level
  * `preHandler` (after authentication and validation, so a refused request is never stored) claims
  * the caller's key with a fingerprint of the request:
  *

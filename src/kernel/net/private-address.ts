@@ -1,5 +1,5 @@
 /**
- * The guard against webhook targets that are not on the public Internet (contract section 1,
+ * The guard against webhook targets that are not on the public Internet (docs/reference/running.md,
  * WEBHOOK_ALLOW_PRIVATE_TARGETS): a subscriber URL must not make the service call its own host,
  * the internal network or any special-purpose address (SSRF). Every address a name resolves to is
  * checked, so a public name that also answers with a private address is refused.

@@ -1,5 +1,5 @@
 /**
- * The static files of the pages (contract 10): the stylesheet and the few scripts, served by the
+ * The static files of the pages (docs/reference/pages.md): the stylesheet and the few scripts, served by the
  * service itself so that the pages' CSP can say `'self'` and forbid anything inline. A page links
  * an asset by `url`, which carries the content's hash, so a new version is never read from a
  * stale cache while the file itself may be cached for a day.

@@ -1,5 +1,5 @@
 /**
- * Server-rendered HTML for the pages people open (contract 10): a tagged template that escapes
+ * Server-rendered HTML for the pages people open (docs/reference/pages.md): a tagged template that escapes
  * every interpolated value, so a holder's name or a revocation reason can never become markup.
  * Only `Html` values (what `html` itself returns) are inserted as they are.
  */

@@ -1,5 +1,5 @@
 /**
- * The language of a page (contract 10): the best match of `Accept-Language` among the languages
+ * The language of a page (docs/reference/pages.md): the best match of `Accept-Language` among the languages
  * the pages are written in, `en` when nothing matches. A bare `pt` (or `pt-PT`) gets `pt-BR`, and
  * any Spanish (`es-AR`, …) gets `es`: the closest page is better than English.
  */

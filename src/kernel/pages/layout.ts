@@ -1,5 +1,5 @@
 /**
- * The frame of every page (contract 10): one HTML document with the page's language, a title, the
+ * The frame of every page (docs/reference/pages.md): one HTML document with the page's language, a title, the
  * stylesheet served by the service itself, and a `main` landmark. Pages carry a strict Content
  * Security Policy of their own: everything from this origin only (`'self'` works over plain HTTP
  * on any address: no `upgrade-insecure-requests`), no inline script or style, no framing.

@@ -1,5 +1,5 @@
 /**
- * Role guards of the events module. Order matters (contract section 2): the resource is looked up
+ * Role guards of the events module. Order matters (docs/reference/auth.md): the resource is looked up
  * (404 when unknown), then the caller's role is checked (403), and only then does a service look
  * at state (409), so a caller without the role learns nothing about the resource's state.
  */

@@ -12,7 +12,7 @@ import type * as DocumentTasks from './documents.worker.ts';
 export type DocumentPool = WorkerPool<typeof DocumentTasks>;
 
 export interface EventsDeps extends ModuleDeps {
-  /** Checkout, refunds and registration webhooks, through the payments module (contract 8). */
+  /** Checkout, refunds and registration webhooks, through the payments module (docs/reference/checkout.md). */
   payments: PaymentsPort;
   /** Where the module's background jobs (hold expiry, certificate issuance) are registered. */
   jobs: JobRunner;
@@ -20,9 +20,9 @@ export interface EventsDeps extends ModuleDeps {
 
 /** EventsDeps plus what the module builds once for its routes (index.ts). */
 export interface EventsContext extends EventsDeps {
-  /** Makes and reads the codes of badge QR codes (contract 9). */
+  /** Makes and reads the codes of badge QR codes (docs/reference/attendance.md). */
   badgeCodes: BadgeCodes;
-  /** Signs certificates' credentials and status lists (`CREDENTIAL_SIGNING_KEY`, contract 9). */
+  /** Signs certificates' credentials and status lists (`CREDENTIAL_SIGNING_KEY`, docs/reference/attendance.md). */
   issuer: IssuerKey;
   /** Where PDFs are rendered and signature images normalised: never on the event loop. */
   documents: DocumentPool;

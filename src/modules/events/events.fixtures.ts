@@ -279,7 +279,7 @@ export function eventFixtures(getTeam: () => Team) {
     /**
      * Asserts that `caller` gets, on each route of `eventId`, exactly the 404 NOT_FOUND an unknown
      * event gets: a draft exists only for its members, so a non-member learns nothing about it
-     * (contract section 2).
+     * (docs/reference/auth.md).
      */
     async expectHiddenEvent(caller: TestUser, eventId: string, routes: EventRoute[]) {
       for (const route of routes) {

@@ -1,6 +1,6 @@
 /**
  * The wallet guard. A wallet has one owner (its creator) and no other role. It is not public
- * (contract 2): to anyone else the wallet and everything it owns (intents, sellers, webhook
+ * (docs/reference/auth.md): to anyone else the wallet and everything it owns (intents, sellers, webhook
  * endpoints, events, deliveries) are unknown, the same 404 with the same message as an id that
  * does not exist, never a 403 that would confirm it exists. Ownership is decided in the query that
  * finds the row, before any state is looked at, so both cases take the same single lookup.

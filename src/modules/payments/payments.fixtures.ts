@@ -83,7 +83,7 @@ export interface HiddenCase {
 }
 
 /**
- * A wallet and what it owns are not public (contract 2): to anyone but the wallet's owner they are
+ * A wallet and what it owns are not public (docs/reference/auth.md): to anyone but the wallet's owner they are
  * unknown. Each case, sent by `stranger`, must get exactly what the same request naming an unknown
  * id gets: 404 `NOT_FOUND`, the same message and body, but for the timestamp.
  */

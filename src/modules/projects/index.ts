@@ -1,6 +1,6 @@
 /**
  * The projects module's public surface: its Fastify plugin, and `renderEmail` for other modules
- * that will send mail (contract 6).
+ * that will send mail (docs/reference/projects.md).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleDeps } from '../../kernel/module.ts';

@@ -1,5 +1,5 @@
 /**
- * Badge codes (contract 9): what a badge's QR code carries, `PUBLIC_BASE_URL/b/<code>`, and what
+ * Badge codes (docs/reference/attendance.md): what a badge's QR code carries, `PUBLIC_BASE_URL/b/<code>`, and what
  * a scanner sends to check the holder in.
  *
  * A code is 43 base64url characters: the emission id (16 bytes) followed by a 128-bit tag,

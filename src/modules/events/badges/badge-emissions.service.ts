@@ -1,5 +1,5 @@
 /**
- * Reading badge emissions (contract 5.5): the organizers' list (operation 7), the print data and a
+ * Reading badge emissions (docs/reference/tickets.md): the organizers' list, the print data and a
  * user's public badges. The template of a badge is resolved when read, so a template created or
  * deleted after the emission applies at once: a participant badge takes its ticket type's template,
  * a staff badge the staff template, and either falls back to the edition default (else none).
@@ -50,7 +50,7 @@ function emissionFields(view: repo.EmissionView, templates: BadgeTemplateRow[]) 
   };
 }
 
-/** Operation 7: every emission of the edition, active and revoked, newest first. */
+/** The list of badge emissions (docs/reference/tickets.md): every emission of the edition, active and revoked, newest first. */
 export async function listEmissions(
   db: Database,
   editionId: string,
@@ -94,8 +94,7 @@ export function parseEmissionIds(raw: string | string[] | undefined): string[] |
 /**
  * The print data of the edition's active emissions: all of them in emission order, or the selected
  * ones in the order given. A selected id that is not an emission of this edition is a 404 (listed
- * in `error.meta.emission_ids`); a selected emission that is revoked is left out, as the contract
- * prints active emissions only.
+ * in `error.meta.emission_ids`); a selected emission that is revoked is left out, as docs/reference/tickets.md prints active emissions only.
  */
 export async function printData(
   db: Database,

@@ -1,6 +1,6 @@
 /**
- * Badge emissions (contract 5.5): the emission rules as seen through the organizers' list
- * (operation 7) — staff badges on publish, on member added and removed — the template each badge
+ * Badge emissions (docs/reference/tickets.md): the emission rules as seen through the organizers' list
+ * (docs/reference/tickets.md) — staff badges on publish, on member added and removed — the template each badge
  * resolves to, and the public listing of a user's badges.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The badge emission rules (contract 5.5). Each function runs inside its caller's transaction, so
+ * The badge emission rules (docs/reference/tickets.md). Each function runs inside its caller's transaction, so
  * a badge is emitted or revoked together with the change that causes it, or not at all:
  *
  * (a) publishing an edition emits a staff badge to every member of the event;

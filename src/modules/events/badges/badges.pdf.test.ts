@@ -1,5 +1,5 @@
 /**
- * The printable badge renderer (contract 5.5, print.pdf): one page per badge with the holder,
+ * The printable badge renderer (docs/reference/tickets.md, print.pdf): one page per badge with the holder,
  * event, edition and ticket, and a vector QR code that scans to the badge's action_url. Pages are
  * read back with test/pdf.ts: pdf.js extracts the text and renders each page, and jsqr decodes
  * the QR code from the pixels.
@@ -15,7 +15,7 @@ type BadgeOverrides = Partial<Omit<BadgePrintItem, 'variables'>> & {
   variables?: Partial<BadgePrintItem['variables']>;
 };
 
-/** A print item as GET .../badges/print returns it; action_url follows the contract's shape. */
+/** A print item as GET .../badges/print returns it; action_url follows the shape of docs/reference/tickets.md. */
 function badge(overrides: BadgeOverrides): BadgePrintItem {
   const { variables, ...rest } = overrides;
   const userId = overrides.user_id ?? '0197a3c2-5b1e-7c4d-9e2f-3a4b5c6d7e8f';

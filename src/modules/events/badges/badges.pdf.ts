@@ -1,5 +1,5 @@
 /**
- * Printable badges (contract 5.5, `GET /editions/{edition_id}/badges/print.pdf`): the print data of
+ * Printable badges (docs/reference/tickets.md, `GET /editions/{edition_id}/badges/print.pdf`): the print data of
  * `GET .../badges/print` rendered as a PDF, one A6 portrait page per badge.
  *
  * A page, top to bottom: a band in the accent colour with the optional `title` and the event name;

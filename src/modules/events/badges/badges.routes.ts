@@ -1,4 +1,4 @@
-/** Routes of contract 5.5, second half: badge templates, emissions, print data, a user's badges. */
+/** Routes of docs/reference/tickets.md, second half: badge templates, emissions, print data, a user's badges. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
@@ -184,7 +184,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
         operationId: 'listBadgeEmissions',
         summary: 'List badge emissions',
         description:
-          'Owner or admin (operation 7). Every emission of the edition, active and revoked, newest first; ' +
+          'Owner or admin. Every emission of the edition, active and revoked, newest first; ' +
           '`status` filters. `template_id`/`template_name` are the template that applies now (ticket type or ' +
           'staff template, else the edition default, else null); `holder_email` is added for organizers.',
         params: idParams('edition_id'),
@@ -286,7 +286,7 @@ export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
           'participant badges, `staff`) and split into `current` (edition not yet ended) and `past`. No ' +
           'e-mails. An unknown user has empty groups (200). A browser (an `Accept` that ranks `text/html` above ' +
           '`application/json`) gets the same list as an HTML page in the language of `Accept-Language` ' +
-          '(contract 10).',
+          '(docs/reference/pages.md).',
         params: idParams('user_id'),
         response: { 200: envelope(UserBadges, USER_BADGES_EXAMPLE, 'events'), ...errorResponses(400) },
       },

@@ -1,4 +1,4 @@
-/** Schemas of badge templates, badge emissions, print data and a user's badges (contract 5.5). */
+/** Schemas of badge templates, badge emissions, print data and a user's badges (docs/reference/tickets.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';

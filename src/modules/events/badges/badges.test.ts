@@ -1,4 +1,4 @@
-/** Badge templates (contract 5.5): one live template per scope (default, ticket type, staff). */
+/** Badge templates (docs/reference/tickets.md): one live template per scope (default, ticket type, staff). */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../../test/assertions.ts';

@@ -1,5 +1,5 @@
 /**
- * The certificate renderer (contract 9, PDF): one A4 landscape page with the holder, the
+ * The certificate renderer (docs/reference/attendance.md, PDF): one A4 landscape page with the holder, the
  * template's title, the edition, event and dates, the signatures and a QR code of verify_url.
  * Pages are read back with test/pdf.ts: pdf.js extracts the text and where it sits, and jsqr
  * decodes the QR code from the rendered pixels. Hostile inputs must still give a valid page with

@@ -1,5 +1,5 @@
 /**
- * A certificate as a PDF (contract 9, `GET /certificates/{certificate_id}/pdf`): one A4 landscape
+ * A certificate as a PDF (docs/reference/attendance.md, `GET /certificates/{certificate_id}/pdf`): one A4 landscape
  * page drawn from the template's `design_data`.
  *
  * The page, top to bottom, inside a double frame in the accent colour: the title; the optional

@@ -1,5 +1,5 @@
 /**
- * SQL of certificates: who qualifies (contract 9), issuing a batch, status-list bits, the reads
+ * SQL of certificates: who qualifies (docs/reference/attendance.md), issuing a batch, status-list bits, the reads
  * of the routes, and revocation.
  */
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** Routes of contract 9: issuing certificates, reading, revoking and verifying them. */
+/** Routes of docs/reference/attendance.md: issuing certificates, reading, revoking and verifying them. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';

@@ -1,4 +1,4 @@
-/** Schemas of certificates, issuance jobs and verification (contract 9). */
+/** Schemas of certificates, issuance jobs and verification (docs/reference/attendance.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 

@@ -1,8 +1,8 @@
 /**
- * Certificates (contract 9): reading them (the holder, or owners and admins of the event),
+ * Certificates (docs/reference/attendance.md): reading them (the holder, or owners and admins of the event),
  * listing, revoking, and the public verification by code. Their PDFs: certificate-documents.service.ts.
  *
- * Access follows contract 2: a certificate is not public, so to a caller who is neither its holder
+ * Access follows docs/reference/auth.md: a certificate is not public, so to a caller who is neither its holder
  * nor a member of its event it does not exist (404); a member below admin gets 403.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';

@@ -41,7 +41,7 @@ export const credentialStatusLists = pgTable(
 );
 
 /**
- * Certificates (contract 9): one per template and person, issued by an issuance run. The holder's
+ * Certificates (docs/reference/attendance.md): one per template and person, issued by an issuance run. The holder's
  * name and e-mail are copied at issuance, as printed. `verification_code` is public by design
  * (printed on the PDF, in the verify URL), so it is stored as is.
  */

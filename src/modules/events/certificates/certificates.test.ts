@@ -1,5 +1,5 @@
 /**
- * Certificates (contract 9): who qualifies per template kind, issuing again, the job's progress,
+ * Certificates (docs/reference/attendance.md): who qualifies per template kind, issuing again, the job's progress,
  * reading, revoking and verifying, and who may do each.
  */
 import assert from 'node:assert/strict';

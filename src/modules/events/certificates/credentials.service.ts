@@ -1,5 +1,5 @@
 /**
- * The verifiable side of certificates (contract 9, "Credential"): each certificate's Open Badges
+ * The verifiable side of certificates (docs/reference/attendance.md): each certificate's Open Badges
  * 3.0 credential, the signed Bitstring status lists its revocation bit lives in, and the issuer's
  * DID document. Signing is credentials/open-badge.ts; this file gathers what goes in.
  *

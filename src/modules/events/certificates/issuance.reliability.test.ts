@@ -1,5 +1,5 @@
 /**
- * Certificate issuance survives a crash (contract 9), with real processes on the PostgreSQL server
+ * Certificate issuance survives a crash (docs/reference/attendance.md), with real processes on the PostgreSQL server
  * (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
  * PostgreSQL pass). 5,000 people were checked in; an issuance run starts and the service is
  * SIGKILLed mid-run. A new process takes the job over when its lease (shortened to 3 s here by

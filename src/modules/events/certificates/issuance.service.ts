@@ -1,5 +1,5 @@
 /**
- * Certificate issuance (contract 9): `POST /editions/{edition_id}/certificates/issue` records a
+ * Certificate issuance (docs/reference/attendance.md): `POST /editions/{edition_id}/certificates/issue` records a
  * run and schedules a background job (kernel/jobs) keyed by the run's id; `GET /jobs/{job_id}`
  * shows its progress.
  *

@@ -1,5 +1,5 @@
 /**
- * Links of certification templates to programs (contract 5.4): linking (the kind, edition and
+ * Links of certification templates to programs (docs/reference/events.md): linking (the kind, edition and
  * liveness rules, duplicates), unlinking, the public list of links (deleted programs never,
  * `staff_only` ones to members only, drafts 404 to the public); bad input (never a 5xx),
  * authentication and roles, unknown ids. Templates themselves: certifications.test.ts.

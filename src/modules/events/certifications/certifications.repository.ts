@@ -79,7 +79,7 @@ export async function updateTemplate(
 }
 
 /**
- * Operation 4's hot path: the templates of a published edition of a published event, with the
+ * The hot path of the public list of certification templates (docs/reference/events.md): the templates of a published edition of a published event, with the
  * total, in one prepared round trip; undefined when there is nothing to show.
  */
 const publicTemplatesPage = preparedQuery((db) =>

@@ -1,4 +1,4 @@
-/** Routes of contract 5.4: certification templates of an edition and their links to programs. */
+/** Routes of docs/reference/events.md: certification templates of an edition and their links to programs. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated, sendPage } from '../../../kernel/http/respond.ts';
@@ -38,7 +38,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         tags,
         operationId: 'createCertificationTemplate',
         summary: 'Create a certification template',
-        description: `Operation 2. Owner or admin of the event. ${DESIGN} \`design_data\` defaults to \`{}\`. A \`program_attendance\` template is linked to programs afterwards.`,
+        description: `Owner or admin of the event. ${DESIGN} \`design_data\` defaults to \`{}\`. A \`program_attendance\` template is linked to programs afterwards.`,
         params: idParams('edition_id'),
         body: CreateCertificationTemplateBody,
         response: {
@@ -63,7 +63,7 @@ export const certificationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         tags,
         operationId: 'listCertificationTemplates',
         summary: 'List the certification templates of an edition',
-        description: `Operation 4. ${PUBLIC_READ} Oldest first. Deleted templates are never listed.`,
+        description: `${PUBLIC_READ} Oldest first. Deleted templates are never listed.`,
         params: idParams('edition_id'),
         querystring: PageQuerySchema,
         response: {

@@ -1,5 +1,5 @@
 /**
- * Schemas of certification templates and their program links (contract 5.4): one source for
+ * Schemas of certification templates and their program links (docs/reference/events.md): one source for
  * validation, handler types and OpenAPI. The template is the Certification template resource of
  * the interface document.
  */
@@ -105,7 +105,7 @@ export const TemplateLink = Type.Object({
   created_at: DateTime(),
 });
 
-/** A link as listed under its template (contract: `{program_id, created_at}`). */
+/** A link as listed under its template (docs/reference/events.md: `{program_id, created_at}`). */
 export const LinkedProgram = Type.Object({ program_id: Uuid(), created_at: DateTime() });
 
 export const LINK_EXAMPLE = {

@@ -76,7 +76,7 @@ export async function createTemplate(
 
 /** Public when the edition is readable; oldest first. */
 export async function listTemplates(db: Database, editionId: string, actor: Identity | null, window: Window) {
-  // Hot path (operation 4): a published edition's non-empty page is public, one round trip.
+  // Hot path (docs/reference/events.md): a published edition's non-empty page is public, one round trip.
   const fast = await repo.listTemplatesOfPublishedEdition(db, editionId, window);
   if (fast !== undefined) return fast;
   await requireReadableEdition(db, editionId, actor);

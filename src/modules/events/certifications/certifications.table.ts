@@ -6,7 +6,7 @@ import { programs } from '../programs/programs.table.ts';
 
 export const CERTIFICATION_KINDS = ['edition_attendance', 'program_attendance'] as const;
 
-/** Certification templates of an edition (contract 5.4). Soft-deleted with `deleted_at`. */
+/** Certification templates of an edition (docs/reference/events.md). Soft-deleted with `deleted_at`. */
 export const certificationTemplates = pgTable(
   'certification_templates',
   {

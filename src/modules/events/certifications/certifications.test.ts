@@ -1,5 +1,5 @@
 /**
- * Certification templates (contract 5.4): creation with the `design_data` size rule, the public
+ * Certification templates (docs/reference/events.md): creation with the `design_data` size rule, the public
  * list and reads, partial updates (the kind rule while linked) and soft deletes; bad input (never
  * a 5xx), authentication and roles, unknown ids, draft visibility. Links to programs:
  * certifications-links.test.ts.

@@ -1,4 +1,4 @@
-/** Routes of contract 9: scanning badges (check-ins), the check-in list and attendance counts. */
+/** Routes of docs/reference/attendance.md: scanning badges (check-ins), the check-in list and attendance counts. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';

@@ -1,4 +1,4 @@
-/** Schemas of check-ins and attendance (contract 9). */
+/** Schemas of check-ins and attendance (docs/reference/attendance.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 

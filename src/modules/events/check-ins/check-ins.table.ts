@@ -7,7 +7,7 @@ import { editions } from '../editions/editions.table.ts';
 import { programs } from '../programs/programs.table.ts';
 
 /**
- * Check-ins (contract 9): one row per badge and place, the edition itself (`program_id` null) or
+ * Check-ins (docs/reference/attendance.md): one row per badge and place, the edition itself (`program_id` null) or
  * one of its programs. Only admitted scans are recorded; a refused scan (`unknown`, `revoked`, …)
  * writes nothing. `checked_in_at` is when the badge was scanned (an offline scanner's
  * `scanned_at`), kept at the earliest scan; `recorded_at` is when the service learnt of it.

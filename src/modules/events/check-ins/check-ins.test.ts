@@ -1,5 +1,5 @@
 /**
- * Check-ins (contract 9): every result of a scan, offline scans and nonce dedupe, who may scan,
+ * Check-ins (docs/reference/attendance.md): every result of a scan, offline scans and nonce dedupe, who may scan,
  * and what the lists and counts show afterwards.
  */
 import assert from 'node:assert/strict';

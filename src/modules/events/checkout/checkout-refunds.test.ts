@@ -1,5 +1,5 @@
 /**
- * Refunds of paid registrations and intents (contract 8), the event's payment link, and the
+ * Refunds of paid registrations and intents (docs/reference/checkout.md), the event's payment link, and the
  * seller's token refresh, over real HTTP against the Mercado Pago simulator.
  */
 import assert from 'node:assert/strict';

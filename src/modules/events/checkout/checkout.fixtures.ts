@@ -1,5 +1,5 @@
 /**
- * Helpers of the checkout tests (contract 8): the Mercado Pago simulator (signing and sending its
+ * Helpers of the checkout tests (docs/reference/checkout.md): the Mercado Pago simulator (signing and sending its
  * notifications), a team app that listens on a real port (the simulator notifies it there), a
  * sandbox wallet with a seller connected through the real OAuth flow and a webhook endpoint at a
  * local subscriber, and paid editions linked to that wallet.

@@ -1,5 +1,5 @@
 /**
- * Paid registrations survive crashes (contract 8), with real processes on the PostgreSQL server
+ * Paid registrations survive crashes (docs/reference/checkout.md), with real processes on the PostgreSQL server
  * (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
  * PostgreSQL pass). 200 people register for a paid ticket and pay through the Mercado Pago
  * simulator while the service is SIGKILLed twice: once while registrations are being made, once

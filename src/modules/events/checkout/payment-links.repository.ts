@@ -1,4 +1,4 @@
-/** SQL of event payment links (contract 8). */
+/** SQL of event payment links (docs/reference/checkout.md). */
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { eventPaymentLinks, type PaymentLinkRow } from './payment-links.table.ts';

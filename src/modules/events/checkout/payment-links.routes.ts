@@ -1,4 +1,4 @@
-/** Routes of contract 8, events side: the event's payment link. */
+/** Routes of docs/reference/checkout.md, events side: the event's payment link. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok } from '../../../kernel/http/respond.ts';

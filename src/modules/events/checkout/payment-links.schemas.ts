@@ -1,4 +1,4 @@
-/** Schemas of event payment links (contract 8). */
+/** Schemas of event payment links (docs/reference/checkout.md). */
 import { type Static, Type } from 'typebox';
 import { Uuid } from '../../../kernel/http/schemas.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Event payment links (contract 8): which wallet and seller sell an event's paid tickets. Linking
+ * Event payment links (docs/reference/checkout.md): which wallet and seller sell an event's paid tickets. Linking
  * takes the event's owner who also owns the wallet; the wallet and seller are checked by the
  * payments module (404 for a wallet that is not the caller's, 404/409 for a seller that is not a
  * live one of it).
@@ -50,7 +50,7 @@ export async function getPaymentLink(
   return present(row, await payments.sandboxOf(db, row.wallet_id));
 }
 
-/** Unlinks; registrations already paying keep their intent (contract 8). */
+/** Unlinks; registrations already paying keep their intent (docs/reference/checkout.md). */
 export async function unlinkPayments(
   db: Database,
   payments: PaymentsPort,

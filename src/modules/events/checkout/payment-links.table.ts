@@ -3,7 +3,7 @@ import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 import { events } from '../events/events.table.ts';
 
 /**
- * Which wallet and seller sell an event's paid tickets (contract 8). The wallet and the seller
+ * Which wallet and seller sell an event's paid tickets (docs/reference/checkout.md). The wallet and the seller
  * belong to the payments module: they are named by id only, and checked through its port
  * (`kernel/payments-port.ts`) when the link is made and at every checkout.
  */

@@ -1,5 +1,5 @@
 /**
- * Editions (contract 5.2): publish (once) and soft delete (owner only).
+ * Editions (docs/reference/events.md): publish (once) and soft delete (owner only).
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Editions (contract 5.2): the public and draft lists, reads by id and by slugs, with the
+ * Editions (docs/reference/events.md): the public and draft lists, reads by id and by slugs, with the
  * visibility rules of draft events and draft editions.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Editions (contract 5.2): partial update, with the date and overlap rules checked against the
+ * Editions (docs/reference/events.md): partial update, with the date and overlap rules checked against the
  * resulting values.
  */
 import assert from 'node:assert/strict';

@@ -60,7 +60,7 @@ export async function findEditionWithAccess(
   return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
 
-/** Operation 3: a published edition of a published event, by both slugs (a hot public read). */
+/** The by-slug edition read (docs/reference/events.md): a published edition of a published event, by both slugs (a hot public read). */
 const editionBySlugs = preparedQuery((db) =>
   db
     .select(getTableColumns(editions))

@@ -1,4 +1,4 @@
-/** Routes of contract 5.2: editions. */
+/** Routes of docs/reference/events.md: editions. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated, sendPage } from '../../../kernel/http/respond.ts';
@@ -123,7 +123,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         operationId: 'getEditionBySlugs',
         summary: 'Read a published edition by slugs',
         description:
-          'Public (operation 3). Both segments end with the literal `:by-slug`, e.g. ' +
+          'Public. Both segments end with the literal `:by-slug`, e.g. ' +
           '`/events/rustconf:by-slug/editions/2027:by-slug`. 404 unless the event and the edition are published.',
         params: EditionSlugParams,
         response: { 200: envelope(Edition, PUBLISHED, 'events'), ...errorResponses(400, 404) },
@@ -161,7 +161,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         operationId: 'updateEdition',
         summary: 'Update an edition',
         description:
-          'Owner or admin (operation 1). Partial update; optional fields accept `null`. The date rules and the ' +
+          'Owner or admin. Partial update; optional fields accept `null`. The date rules and the ' +
           'overlap rule are checked against the resulting values. 404 if the edition is not of that event.',
         params: idParams('event_id', 'edition_id'),
         body: UpdateEditionBody,

@@ -1,4 +1,4 @@
-/** Schemas of editions (contract 5.2): one source for validation, handler types and OpenAPI. */
+/** Schemas of editions (docs/reference/events.md): one source for validation, handler types and OpenAPI. */
 import { type Static, Type } from 'typebox';
 import { DateTime, Email, HttpUrl, Name, Nullable, Slug, Text, Uuid } from '../../../kernel/http/schemas.ts';
 import { EVENT_EXAMPLE } from '../events/events.schemas.ts';

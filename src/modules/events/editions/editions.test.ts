@@ -1,5 +1,5 @@
 /**
- * Editions (contract 5.2): creation, its date rules and the no-overlap rule; bad input (never a
+ * Editions (docs/reference/events.md): creation, its date rules and the no-overlap rule; bad input (never a
  * 5xx), authentication and roles, unknown ids. Reads: editions-read.test.ts; update:
  * editions-update.test.ts; publish and soft delete: editions-lifecycle.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Events (contract 5.1): update and publish. Roles are decided before state: a member lacking the
+ * Events (docs/reference/events.md): update and publish. Roles are decided before state: a member lacking the
  * role and a non-member of a published event get 403, a non-member of a draft gets the 404 of an
  * unknown event (the draft exists only for its members).
  */

@@ -1,4 +1,4 @@
-/** Routes of contract 5.1: events and their members. Handlers: authorize via service, envelope. */
+/** Routes of docs/reference/events.md: events and their members. Handlers: authorize via service, envelope. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';

@@ -1,5 +1,5 @@
 /**
- * Events (contract 5.1): creation, the public list, the caller's events, reads by slug and by id
+ * Events (docs/reference/events.md): creation, the public list, the caller's events, reads by slug and by id
  * with draft visibility. Every route is checked for success and its side effects, bad input (never
  * a 5xx), authentication (the shared table) and unknown ids. Update and publish:
  * events-update.test.ts; members: members.test.ts, members-remove.test.ts.

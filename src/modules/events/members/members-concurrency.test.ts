@@ -1,5 +1,5 @@
 /**
- * Member changes of one event under concurrency (contract 5.1 and the emission rules of 5.5). Every
+ * Member changes of one event under concurrency (docs/reference/events.md and the emission rules of docs/reference/tickets.md). Every
  * path that writes the editions or members of an event locks the event row first (`lockEvent`),
  * so these requests queue on that one lock instead of deadlocking: inserting a member row takes a
  * KEY SHARE lock on the event row (its foreign key), and a member add that took it before the

@@ -1,5 +1,5 @@
 /**
- * Event members (contract 5.1): removal by e-mail, the path user_id cross-check, the owner who
+ * Event members (docs/reference/events.md): removal by e-mail, the path user_id cross-check, the owner who
  * cannot be removed, and who may remove whom.
  */
 import assert from 'node:assert/strict';

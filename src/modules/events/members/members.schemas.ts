@@ -1,4 +1,4 @@
-/** Schemas of event members (contract 5.1): one source for validation, handler types and OpenAPI. */
+/** Schemas of event members (docs/reference/events.md): one source for validation, handler types and OpenAPI. */
 import type { Static } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
 import { EventRole } from '../events/events.schemas.ts';

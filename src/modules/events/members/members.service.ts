@@ -1,5 +1,5 @@
 /**
- * Event members (contract 5.1), through the kernel's membership. Every add and removal takes the
+ * Event members (docs/reference/events.md), through the kernel's membership. Every add and removal takes the
  * event lock first, before the write whose foreign key check locks the event row too (see
  * lockEvent), and emits or revokes the member's staff badges of current published editions in the
  * same transaction.

@@ -1,5 +1,5 @@
 /**
- * Event members (contract 5.1): the member directory and adding members by e-mail. Removal is in
+ * Event members (docs/reference/events.md): the member directory and adding members by e-mail. Removal is in
  * members-remove.test.ts.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * `GET /b/{code}` (contract 10): what anyone scanning a badge sees. The holder's name (their
+ * `GET /b/{code}` (docs/reference/pages.md): what anyone scanning a badge sees. The holder's name (their
  * token's name claim; without one, their e-mail masked as every public artefact shows it, see
  * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
  * valid: active and its edition not yet ended. Below it, staff check the holder in (the page's

@@ -1,4 +1,4 @@
-/** What the payer's return page (`/checkout/{intent_id}`) says, in each page language (contract 10). */
+/** What the payer's return page (`/checkout/{intent_id}`) says, in each page language (docs/reference/pages.md). */
 import type { Language } from '../../../kernel/pages/language.ts';
 
 const en = {

@@ -1,5 +1,5 @@
 /**
- * `GET /checkout/{intent_id}` (contract 10): where Mercado Pago sends the payer back (the
+ * `GET /checkout/{intent_id}` (docs/reference/pages.md): where Mercado Pago sends the payer back (the
  * preference's `back_urls`). It tells how the payment stands, from the service's own records and
  * never from the query Mercado Pago appends (anyone can type that): `paid` once the intent
  * succeeded and the registration is confirmed (with a link to the badge), `pending` while the

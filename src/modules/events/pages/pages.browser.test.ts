@@ -1,5 +1,5 @@
 /**
- * The people-facing pages (contract 10) as a person uses them: Debian's Chromium, driven by
+ * The people-facing pages (docs/reference/pages.md) as a person uses them: Debian's Chromium, driven by
  * playwright-core, opening the pages over plain HTTP at a made-up host (so the browser applies
  * the CSP as it would on a LAN address), with the Mercado Pago simulator behind the checkout. A
  * signatory draws with the mouse and signs (the signature then is on the certificate PDF) or

@@ -1,5 +1,5 @@
 /**
- * The events module's people-facing pages (contract 10): the badge page a QR code opens, the
+ * The events module's people-facing pages (docs/reference/pages.md): the badge page a QR code opens, the
  * signing page of a signature request's link, the checkout return page, and the scripts they
  * run. (The badges list page answers at its JSON route, `badges.routes.ts`.)
  */

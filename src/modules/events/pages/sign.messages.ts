@@ -1,5 +1,5 @@
 /**
- * What the signing page (`/sign?token=`) says, in each page language (contract 10). The strings
+ * What the signing page (`/sign?token=`) says, in each page language (docs/reference/pages.md). The strings
  * under `script` are handed to the page's script through `data-` attributes, so it speaks the
  * page's language without any text of its own.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /users/{user_id}/badges` as a page (contract 10): the same public list as the JSON of 5.5
+ * `GET /users/{user_id}/badges` as a page (docs/reference/pages.md): the same public list as the JSON of docs/reference/tickets.md
  * (active badges of published editions, no e-mails), for a browser that asks for HTML. Current
  * and upcoming editions first, then past ones; each badge says its event, edition, dates and
  * ticket (or staff).

@@ -1,5 +1,5 @@
 /**
- * `/verify/{code}` as a page (contract 10), for a browser: the certificate's verdict, holder,
+ * `/verify/{code}` as a page (docs/reference/pages.md), for a browser: the certificate's verdict, holder,
  * certificate, edition and event, issue date and, when revoked, when and why. The data is the
  * JSON route's (certificates.service.ts `verify`); an unknown code is a 404 page.
  */

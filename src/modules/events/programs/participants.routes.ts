@@ -1,4 +1,4 @@
-/** Routes of contract 9: signing up to programs, cancelling, and the participants list. */
+/** Routes of docs/reference/attendance.md: signing up to programs, cancelling, and the participants list. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';

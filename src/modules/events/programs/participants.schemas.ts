@@ -1,4 +1,4 @@
-/** Schemas of program sign-ups (contract 9). */
+/** Schemas of program sign-ups (docs/reference/attendance.md). */
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 

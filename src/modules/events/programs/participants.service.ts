@@ -1,5 +1,5 @@
 /**
- * Program sign-ups (contract 9). A person signs themselves up to a program of an edition they can
+ * Program sign-ups (docs/reference/attendance.md). A person signs themselves up to a program of an edition they can
  * see: a staff-only program needs staff and up of the event (to anyone else it does not exist,
  * 404, as in programs.service.ts); any other program needs a confirmed registration whose ticket
  * `access_level` reaches the program's `min_access_level` (403 otherwise). `max_participants` is

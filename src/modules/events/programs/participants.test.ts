@@ -1,5 +1,5 @@
 /**
- * Program sign-ups (contract 9): who may sign up (registration, access level, staff-only),
+ * Program sign-ups (docs/reference/attendance.md): who may sign up (registration, access level, staff-only),
  * capacity under concurrency (the point of the PostgreSQL run, where the sign-ups really run in
  * parallel on separate connections), cancel and sign up again, and the participants list.
  */

@@ -22,7 +22,7 @@ const live = isNull(programs.deleted_at);
 const scheduleOrder = [sql`${programs.starts_at} asc nulls last`, asc(programs.created_at), asc(programs.id)];
 
 /**
- * Operation 9's hot path: the public programs (not staff-only) of a published edition of a
+ * The hot path of the public list of programs (docs/reference/events.md): the public programs (not staff-only) of a published edition of a
  * published event, with the total, in one prepared round trip. Undefined when there is nothing to
  * show (the caller's general path then tells 404 from an empty page).
  */

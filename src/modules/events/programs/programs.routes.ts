@@ -1,4 +1,4 @@
-/** Routes of contract 5.3: programs (schedule items) of an edition. */
+/** Routes of docs/reference/events.md: programs (schedule items) of an edition. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, sendPage } from '../../../kernel/http/respond.ts';
@@ -37,7 +37,7 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         operationId: 'listPrograms',
         summary: 'List the programs of an edition',
         description:
-          `Operation 9. ${VISIBILITY} Optional filter \`kind\` (\`activity\` or \`checkpoint\`). Ordered by ` +
+          `${VISIBILITY} Optional filter \`kind\` (\`activity\` or \`checkpoint\`). Ordered by ` +
           '`starts_at` (programs without one last), then `created_at`, then `id`. Deleted programs are never listed.',
         params: idParams('edition_id'),
         querystring: ProgramListQuery,

@@ -1,5 +1,5 @@
 /**
- * Schemas of programs (schedule items, contract 5.3): one source for validation, handler types and
+ * Schemas of programs (schedule items, docs/reference/events.md): one source for validation, handler types and
  * OpenAPI. The Program resource is the one of the interface document plus the schedule fields
  * `starts_at`, `ends_at` and `location`.
  */

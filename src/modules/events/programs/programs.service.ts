@@ -109,7 +109,7 @@ export async function listPrograms(
   query: ProgramListQuery,
   window: Window,
 ) {
-  // Hot path (operation 9): an anonymous caller on a published edition sees the public programs,
+  // Hot path (docs/reference/events.md): an anonymous caller on a published edition sees the public programs,
   // one round trip. A caller with a token may be a member (who also sees staff-only programs), and
   // an empty page may mean "not visible": both take the general path.
   if (actor === null) {

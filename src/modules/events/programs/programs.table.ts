@@ -4,7 +4,7 @@ import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts
 import { editions } from '../editions/editions.table.ts';
 
 export const PROGRAM_KINDS = ['activity', 'checkpoint'] as const;
-/** Schedule items of an edition (contract 5.3). Soft-deleted with `deleted_at`. */
+/** Schedule items of an edition (docs/reference/events.md). Soft-deleted with `deleted_at`. */
 export const programs = pgTable(
   'programs',
   {
@@ -23,7 +23,7 @@ export const programs = pgTable(
     /** Minor currency units. */
     price: integer('price').notNull().default(0),
     banner_url: text('banner_url'),
-    /** Most active sign-ups (contract 9); null = no limit. Held by a row lock on sign-up. */
+    /** Most active sign-ups (docs/reference/attendance.md); null = no limit. Held by a row lock on sign-up. */
     max_participants: integer('max_participants'),
     created_at: createdAt(),
     updated_at: updatedAt(),

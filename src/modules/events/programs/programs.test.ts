@@ -1,5 +1,5 @@
 /**
- * Programs (contract 5.3): creation and its time rules, the public list (ordering, paging, the
+ * Programs (docs/reference/events.md): creation and its time rules, the public list (ordering, paging, the
  * `kind` filter, `staff_only` and draft visibility), reads by id, partial updates and soft
  * deletes; bad input (never a 5xx), authentication and roles, unknown ids.
  */

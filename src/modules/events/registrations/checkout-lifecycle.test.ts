@@ -1,5 +1,5 @@
 /**
- * What happens to a paid registration after the checkout (contract 8), over real HTTP against the
+ * What happens to a paid registration after the checkout (docs/reference/checkout.md), over real HTTP against the
  * simulator, with holds of one second (`CHECKOUT_HOLD_SECONDS`) so that their end is watched, not
  * faked: expiry, payments after it with and without a free seat, a lost notification recovered by
  * reconciliation, and a checkout nobody paid.

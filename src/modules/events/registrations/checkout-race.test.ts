@@ -1,5 +1,5 @@
 /**
- * The last seats under concurrency with holds (contract 8): simultaneous paid registrations hold
+ * The last seats under concurrency with holds (docs/reference/checkout.md): simultaneous paid registrations hold
  * exactly as many seats as there are, a seat held by someone paying is not sold to anyone else,
  * and counters always equal the registrations. The point is the PostgreSQL server run
  * (`TEST_DATABASE_URL`), where requests run in parallel on separate connections.

@@ -1,5 +1,5 @@
 /**
- * Paid registrations (contract 8), events side. A checkout is made in one request: the provider's
+ * Paid registrations (docs/reference/checkout.md), events side. A checkout is made in one request: the provider's
  * checkout first (through the payments port; it writes nothing, so a provider failure leaves
  * nothing behind), then one transaction that inserts the registration `pending_payment`, holds
  * its seat, stores the intent and schedules the hold's end. What happens next comes from the

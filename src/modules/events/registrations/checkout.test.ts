@@ -1,5 +1,5 @@
 /**
- * Paid tickets through Mercado Pago (contract 8), end to end over real HTTP: the service listens
+ * Paid tickets through Mercado Pago (docs/reference/checkout.md), end to end over real HTTP: the service listens
  * on a port, the simulator creates preferences, takes payments on its page and notifies the
  * service exactly as Mercado Pago does, and a local subscriber receives the wallet's webhooks.
  */

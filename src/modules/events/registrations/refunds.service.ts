@@ -1,5 +1,5 @@
 /**
- * Refunds of paid registrations (contract 8): an organiser's refund, and the cancellation of a paid
+ * Refunds of paid registrations (docs/reference/checkout.md): an organiser's refund, and the cancellation of a paid
  * seat, which refunds first. The payments port refunds at the provider; the refund's intent
  * transition then ends the registration (`registrations.listener.ts`).
  */

@@ -1,5 +1,5 @@
 /**
- * Cancelling a registration (contract 5.5): who may, the seat it frees, the participant badge it
+ * Cancelling a registration (docs/reference/tickets.md): who may, the seat it frees, the participant badge it
  * revokes, and re-registration re-activating the same badge.
  */
 import assert from 'node:assert/strict';

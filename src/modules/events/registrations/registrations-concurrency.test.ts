@@ -1,5 +1,5 @@
 /**
- * Capacity under concurrency (contract 5.5): simultaneous registrations for the last seats. Each
+ * Capacity under concurrency (docs/reference/tickets.md): simultaneous registrations for the last seats. Each
  * seat is taken by one conditional update inside the registration's transaction, so exactly as
  * many registrations as there are seats are confirmed, and `confirmed_count` always equals them.
  * The point of this file is the PostgreSQL server run (`TEST_DATABASE_URL`), where the requests

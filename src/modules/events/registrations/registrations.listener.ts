@@ -1,5 +1,5 @@
 /**
- * What intent transitions do to paid registrations (contract 8), inside the transaction of the
+ * What intent transitions do to paid registrations (docs/reference/checkout.md), inside the transaction of the
  * transition itself (`src/flows/` wires `onIntentTransition` to the payments core), and the job that ends
  * unpaid holds. Every step is conditional on the registration's status as locked here, so a
  * transition heard twice, or racing the hold's end, changes a registration at most once. Which

@@ -1,5 +1,5 @@
 /**
- * Routes of registrations (contract 5.5 and 8): register, read, list, cancel, and the organiser's
+ * Routes of registrations (docs/reference/tickets.md and docs/reference/checkout.md): register, read, list, cancel, and the organiser's
  * refund of a paid one.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -48,7 +48,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (
           'Any caller registers themselves: the edition and its event must be published (404 otherwise), ' +
           'registration open (`registration_opens_at` passed) and the edition not ended (409). A free ticket ' +
           'is `confirmed` at once and a participant badge is emitted (or re-activated) in the same ' +
-          'transaction. A paid ticket (`price_cents` > 0) starts a Mercado Pago checkout (contract 8): 201 ' +
+          'transaction. A paid ticket (`price_cents` > 0) starts a Mercado Pago checkout (docs/reference/checkout.md): 201 ' +
           'with the registration `pending_payment`, its `intent_id`, `checkout_url` (where the payer pays) ' +
           'and `hold_expires_at` (the seat is held until then, CHECKOUT_HOLD_MINUTES); it is confirmed when ' +
           'the payment succeeds. Registering again while pending answers 200 with the same registration and ' +

@@ -1,4 +1,4 @@
-/** Schemas of registrations (contract 5.5, 8). */
+/** Schemas of registrations (docs/reference/tickets.md and docs/reference/checkout.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Email, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';

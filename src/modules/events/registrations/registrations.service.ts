@@ -1,5 +1,5 @@
 /**
- * Registrations (contract 5.5): register, read, list, cancel. A registration takes a seat, is
+ * Registrations (docs/reference/tickets.md): register, read, list, cancel. A registration takes a seat, is
  * inserted and emits the participant badge in one transaction; a cancellation frees the seat and
  * revokes the badge in one transaction (a paid one's, the transaction that records its refund).
  */

@@ -1,5 +1,5 @@
 /**
- * Registrations (contract 5.5): registering oneself or, as staff, someone else; the rules of
+ * Registrations (docs/reference/tickets.md): registering oneself or, as staff, someone else; the rules of
  * publication, price, window, duplicates and capacity; the staff listing. Cancellation is in
  * registrations-cancel.test.ts, races in registrations-concurrency.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The one place a registration's status changes (contract 5.5, 8), modelled on the intents'
+ * The one place a registration's status changes (docs/reference/tickets.md and docs/reference/checkout.md), modelled on the intents'
  * `intents.transitions.ts`. Every transition is declared in `REGISTRATION_TRANSITIONS` with its
  * effects: the seat counter of its ticket type, the participant badge, a refund asked of the
  * payments module, and the registration event announced to the wallet's webhook endpoints. The

@@ -1,5 +1,5 @@
 /**
- * Signature requests, the organizer's side (contract 5.6): creating one (the token shown once,
+ * Signature requests, the organizer's side (docs/reference/signatures.md): creating one (the token shown once,
  * stored only as its hash), listing them (lazy expiry, status filter) and cancelling one; bad
  * input, roles, unknown ids. The signatory's side: signatures-token.test.ts; signatures and
  * revocation: signatures-revoke.test.ts.

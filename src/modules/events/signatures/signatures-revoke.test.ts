@@ -1,5 +1,5 @@
 /**
- * Signatures (contract 5.6): the public list of an edition's active signatures, and revocation by
+ * Signatures (docs/reference/signatures.md): the public list of an edition's active signatures, and revocation by
  * the revoke token (interface document: authenticated by the token in the query parameter `token`,
  * not by a bearer token).
  */

@@ -1,5 +1,5 @@
 /**
- * Signature requests, the signatory's side (contract 5.6): opening a request by its token,
+ * Signature requests, the signatory's side (docs/reference/signatures.md): opening a request by its token,
  * signing it and declining it. No bearer token anywhere: the token in `?token=` is the credential,
  * and a missing, malformed, unknown or expired one is 401 before anything else is looked at.
  */

@@ -1,5 +1,5 @@
 /**
- * Schemas of signature requests and signatures (contract 5.6): one source for validation, handler
+ * Schemas of signature requests and signatures (docs/reference/signatures.md): one source for validation, handler
  * types and the OpenAPI document. Token hashes never appear in any of them, so serialization drops
  * them even if a row were passed through whole.
  */

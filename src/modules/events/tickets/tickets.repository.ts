@@ -46,7 +46,7 @@ export async function takeSeat(db: Executor, ticketTypeId: string): Promise<Tick
   return row;
 }
 
-/** Seats held by unpaid checkouts count against the maximum as confirmed ones do (contract 8). */
+/** Seats held by unpaid checkouts count against the maximum as confirmed ones do (docs/reference/checkout.md). */
 const hasFreeSeat = or(
   isNull(ticketTypes.max_quantity),
   lt(sql`${ticketTypes.confirmed_count} + ${ticketTypes.held_count}`, ticketTypes.max_quantity),

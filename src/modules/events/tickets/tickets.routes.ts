@@ -1,4 +1,4 @@
-/** Routes of contract 5.5, first half: ticket types. */
+/** Routes of docs/reference/tickets.md, first half: ticket types. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, pageWindow, paginated } from '../../../kernel/http/respond.ts';

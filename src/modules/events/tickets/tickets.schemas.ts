@@ -1,4 +1,4 @@
-/** Schemas of ticket types (contract 5.5). */
+/** Schemas of ticket types (docs/reference/tickets.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';

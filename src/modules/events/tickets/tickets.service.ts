@@ -1,4 +1,4 @@
-/** Ticket types (contract 5.5): their seats are counted by the registrations' transitions. */
+/** Ticket types (docs/reference/tickets.md): their seats are counted by the registrations' transitions. */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';

@@ -1,4 +1,4 @@
-/** Ticket types (contract 5.5): creation by organizers, the public listing with remaining seats. */
+/** Ticket types (docs/reference/tickets.md): creation by organizers, the public listing with remaining seats. */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { expectError, expectFields, expectOk } from '../../../../test/assertions.ts';

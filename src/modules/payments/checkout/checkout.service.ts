@@ -1,5 +1,5 @@
 /**
- * The payments side of paid tickets (contract 8): the `PaymentsPort` the events module sells
+ * The payments side of paid tickets (docs/reference/checkout.md): the `PaymentsPort` the events module sells
  * through. A checkout is a Mercado Pago preference created with the seller's token; its intent is
  * stored only once the preference exists (`prepareCheckout` writes nothing, `recordCheckout` runs
  * in the registration's transaction), so a provider failure leaves nothing behind.

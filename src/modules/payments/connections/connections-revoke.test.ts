@@ -1,5 +1,5 @@
 /**
- * Revoking someone else's credential (contract 2 and 7.1). A collector, and a seller as something
+ * Revoking someone else's credential (docs/reference/auth.md and docs/reference/payments.md). A collector, and a seller as something
  * a wallet owns, is not public: to a caller with no role on it, `POST /providers/{provider}/revoke`
  * answers exactly what an unknown id gets (404), so credential ids cannot be probed, and a revoked
  * one does not betray its state with a 409 either. Nothing is revoked by such a call.

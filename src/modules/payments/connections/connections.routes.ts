@@ -1,4 +1,4 @@
-/** Routes of contract 7.1 for provider connections: OAuth connect and callback, collectors, revoke. */
+/** Routes of docs/reference/payments.md for provider connections: OAuth connect and callback, collectors, revoke. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';

@@ -1,4 +1,4 @@
-/** Schemas of provider connections (contract 7.1): OAuth connect and callback, collectors, revoke. */
+/** Schemas of provider connections (docs/reference/payments.md): OAuth connect and callback, collectors, revoke. */
 import { type Static, Type } from 'typebox';
 import { DateTime, HttpUrl, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 

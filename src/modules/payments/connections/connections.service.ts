@@ -1,5 +1,5 @@
 /**
- * Provider connections (contract 7.1): the OAuth connect (authorization code with PKCE S256), its
+ * Provider connections (docs/reference/payments.md): the OAuth connect (authorization code with PKCE S256), its
  * callback, the caller's collectors and revocation. Tokens are sealed with SECRETS_KEY before they
  * reach the database and are never returned or logged; revocation erases them.
  */
@@ -162,7 +162,7 @@ export async function completeCallback(
   });
 }
 
-/** A collector as the contract shows it: never its credentials. */
+/** A collector as docs/reference/payments.md shows it: never its credentials. */
 export function presentCollector(row: CollectorRow) {
   return serialize({
     id: row.id,
@@ -181,7 +181,7 @@ export async function listCollectors(db: Executor, actor: Identity, window: Wind
 
 /**
  * Revokes a collector (its owner) or a seller (its wallet's owner) and erases its credentials. A
- * credential is not public (contract 2): someone else's is the same 404 as an unknown id, decided
+ * credential is not public (docs/reference/auth.md): someone else's is the same 404 as an unknown id, decided
  * before its state, so neither its existence nor its revocation is revealed to an outsider.
  */
 export async function revoke(db: Executor, config: Config, slug: string, actor: Identity, body: RevokeBody) {

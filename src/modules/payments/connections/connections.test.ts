@@ -1,5 +1,5 @@
 /**
- * Provider connections (contract 7.1) against the Mercado Pago simulator over real HTTP: the whole
+ * Provider connections (docs/reference/payments.md) against the Mercado Pago simulator over real HTTP: the whole
  * OAuth flow (connect, consent, callback, stored collector, binding to a wallet), refused states,
  * PKCE, the seller flow, collectors, revocation, provider failures and the auth table.
  */
@@ -301,7 +301,7 @@ describe('provider connections', () => {
 
     const revoke = (user: TestUser, body: unknown, provider = 'mercadopago') =>
       t.post<RevokeResult>(`/providers/${provider}/revoke`, { token: user.token, body });
-    // Not public (contract 2): someone else's credential is 404 (connections-revoke.test.ts).
+    // Not public (docs/reference/auth.md): someone else's credential is 404 (connections-revoke.test.ts).
     expectError(await revoke(bea, { flow: 'collector', id: collectorId }), 404, 'NOT_FOUND');
     expectError(await revoke(bea, { flow: 'seller', id: sellerId }), 404, 'NOT_FOUND');
     expectError(await revoke(ana, { flow: 'collector', id: UNKNOWN_ID }), 404, 'NOT_FOUND');

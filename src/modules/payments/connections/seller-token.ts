@@ -1,5 +1,5 @@
 /**
- * Calls to the provider with a seller's access token (contract 8, "OAuth token refresh"). Mercado
+ * Calls to the provider with a seller's access token (docs/reference/checkout.md). Mercado
  * Pago access tokens last 180 days and every refresh rotates the refresh token too, so:
  *
  * - a token that expires within REFRESH_MARGIN is refreshed before use;

@@ -1,4 +1,4 @@
-/** Routes of contract 7.2 outside test mode: the wallet's intents, one intent, cancellation. */
+/** Routes of docs/reference/payments.md outside test mode: the wallet's intents, one intent, cancellation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';

@@ -1,4 +1,4 @@
-/** Schemas of intents and test mode (contract 7.2). */
+/** Schemas of intents and test mode (docs/reference/payments.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 import { ProviderSlug } from '../wallets/wallets.schemas.ts';

@@ -49,7 +49,7 @@ export async function cancelIntent(db: Database, outbox: Outbox, intentId: strin
 }
 
 /**
- * Refunds a succeeded intent at the provider, all that is left or `amountCents` (contract 8): the
+ * Refunds a succeeded intent at the provider, all that is left or `amountCents` (docs/reference/checkout.md): the
  * owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one
  * moves it to `refunded`. Serialised per intent (`refunds.ts`): 409 while another is in flight.
  */

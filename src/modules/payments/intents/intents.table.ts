@@ -27,7 +27,7 @@ export const INTENT_STATUS_DETAILS = [
 ] as const;
 export type IntentStatusDetail = (typeof INTENT_STATUS_DETAILS)[number];
 
-/** Payment intents (contract 7.2). Status changes go through intents' one transition function. */
+/** Payment intents (docs/reference/payments.md). Status changes go through intents' one transition function. */
 export const intents = pgTable(
   'intents',
   {
@@ -40,7 +40,7 @@ export const intents = pgTable(
       .references(() => sellers.id),
     collector_id: uuid('collector_id').references(() => collectors.id),
     amount_cents: bigint('amount_cents', { mode: 'number' }).notNull(),
-    /** What the provider gave back so far (contract 8: a partial refund keeps `succeeded`). */
+    /** What the provider gave back so far (docs/reference/checkout.md: a partial refund keeps `succeeded`). */
     refunded_cents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     currency: text('currency').notNull(),
     sandbox: boolean('sandbox').notNull(),

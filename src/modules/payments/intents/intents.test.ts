@@ -1,5 +1,5 @@
 /**
- * Intents (contract 7.2): the wallet's intents (newest first, status filter, paging), one intent,
+ * Intents (docs/reference/payments.md): the wallet's intents (newest first, status filter, paging), one intent,
  * and cancellation (only from pending/processing, recording `payment.cancelled`). Someone else's
  * wallet and intents are unknown to the caller (404).
  */

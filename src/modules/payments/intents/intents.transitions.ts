@@ -1,5 +1,5 @@
 /**
- * The one place an intent's status changes and its payment event is written (contract 7.2).
+ * The one place an intent's status changes and its payment event is written (docs/reference/payments.md).
  * Test mode, cancellation and provider notifications all come through here; `recordEvent` writes
  * the event's deliveries beside it, inside the caller's transaction (the outbox: the change, its
  * event and its deliveries commit together or not at all).
@@ -57,7 +57,7 @@ export function canTransition(from: IntentStatus, to: IntentStatus): boolean {
 }
 
 /**
- * The fields of the `data` object of the outbound webhook body, in the contract's order (7.3).
+ * The fields of the `data` object of the outbound webhook body, in the order of docs/reference/webhooks.md.
  * The payload is stored as jsonb, which keeps its own key order; bodies are sent in this one.
  */
 export const EVENT_DATA_FIELDS = [
@@ -75,7 +75,7 @@ export const EVENT_DATA_FIELDS = [
 ] as const;
 export type EventData = Record<(typeof EVENT_DATA_FIELDS)[number], unknown>;
 
-/** The `data` object of the outbound webhook body (contract 7.3), stored as the event payload. */
+/** The `data` object of the outbound webhook body (docs/reference/webhooks.md), stored as the event payload. */
 export function eventPayload(eventId: string, intent: NewIntent): EventData {
   const transactionId = intent.provider_data?.transaction_id;
   return {

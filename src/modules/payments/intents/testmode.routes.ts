@@ -1,5 +1,5 @@
 /**
- * Test-mode routes (contract 7.2). With `TEST_MODE` off every `/testmode/*` route answers 503.
+ * Test-mode routes (docs/reference/payments.md). With `TEST_MODE` off every `/testmode/*` route answers 503.
  * The check is this plugin's onRequest hook, which runs before the route's own authentication
  * hook and before validation: with test mode off the routes are simply unavailable, to anyone and
  * whatever the body (nothing is revealed, no token is verified).

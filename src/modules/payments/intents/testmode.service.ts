@@ -1,4 +1,4 @@
-/** Test mode (contract 7.2): sellers without OAuth, intents created or moved without a provider. */
+/** Test mode (docs/reference/payments.md): sellers without OAuth, intents created or moved without a provider. */
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
@@ -36,7 +36,7 @@ const REFUSALS: Record<IntentRefusal, () => Error> = {
 };
 
 /**
- * Creates an intent directly in the status sent (interface operation 11). One statement checks
+ * Creates an intent directly in the status sent (docs/reference/payments.md). One statement checks
  * that the caller owns the wallet (someone else's is the 404 of an unknown one, decided before any
  * other state is looked at), that the seller belongs to it (404) and is not revoked (409), and
  * that a sandbox wallet gets a sandbox intent (409), then writes the intent (collector: the

@@ -1,5 +1,5 @@
 /**
- * Test mode (contract 7.2): test sellers, intents created in any status (operation 11) and
+ * Test mode (docs/reference/payments.md): test sellers, intents created in any status and
  * simulated status changes, each recording its payment event; 503 when TEST_MODE is off. Someone
  * else's wallet and intents are unknown to the caller (404).
  */

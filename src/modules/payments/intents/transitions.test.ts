@@ -1,5 +1,5 @@
 /**
- * The transition rule of intents (contract 7.2), table-driven over every pair of statuses, both
+ * The transition rule of intents (docs/reference/payments.md), table-driven over every pair of statuses, both
  * as a pure function and through POST /testmode/intents/{id}/simulate; and the sandbox rule
  * (a sandbox wallet accepts only sandbox intents) over every combination.
  */

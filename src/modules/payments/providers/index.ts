@@ -1,4 +1,4 @@
-/** The provider registry: a slug of the contract's routes to its adapter (any other slug is 404). */
+/** The provider registry: a slug of the `/providers/{provider}` and `/webhooks/{provider}` routes to its adapter (any other slug is 404). */
 import type { Config } from '../../../kernel/config.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { createMercadoPagoProvider } from './mercadopago/mercadopago.provider.ts';

@@ -33,7 +33,7 @@ export interface ProviderPayment {
   id: string;
   status: string;
   statusDetail: string | null;
-  /** What the checkout set: the intent id (contract 8). */
+  /** What the checkout set: the intent id (docs/reference/checkout.md). */
   externalReference: string | null;
   /** In minor units of `currency`, when the provider reports them. */
   amountCents: number | null;
@@ -92,7 +92,7 @@ export class ProviderTokenRejected extends Error {
   }
 }
 
-/** An inbound provider notification as the route received it (contract 7.3). */
+/** An inbound provider notification as the route received it (docs/reference/webhooks.md). */
 export interface InboundNotification {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed query string (`data.id` is one key: the parser does not nest dotted names). */
@@ -154,6 +154,6 @@ export interface PaymentProvider {
    * UNAUTHORIZED for a missing, malformed, wrong or expired signature.
    */
   verifyNotification(input: InboundNotification, now?: number): ProviderNotification;
-  /** The provider's status and detail in the intent vocabulary (contract 7.2, 7.3 step 3). */
+  /** The provider's status and detail in the intent vocabulary (docs/reference/payments.md and docs/reference/webhooks.md step 3). */
   mapStatus(status: string, statusDetail: string | null | undefined): MappedStatus;
 }

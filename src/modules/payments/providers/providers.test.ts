@@ -1,7 +1,7 @@
 /**
  * The provider adapters: the registry, the Mercado Pago adapter against the simulator over real
  * HTTP (authorize URL, code exchange with PKCE, payment lookup), every failure as a 502 that names
- * no token, and the status mapping of contract 7.3 step 3.
+ * no token, and the status mapping of docs/reference/webhooks.md step 3.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

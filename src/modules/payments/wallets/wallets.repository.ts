@@ -102,7 +102,7 @@ export function isOwnedBy(walletId: Column, ownerId: string): SQL {
     where ${wallets.id} = ${walletId} and ${wallets.owner_id} = ${ownerId})`;
 }
 
-/** The wallet if it is `ownerId`'s; someone else's is undefined, as an unknown id (contract 2). */
+/** The wallet if it is `ownerId`'s; someone else's is undefined, as an unknown id (docs/reference/auth.md). */
 export async function findOwnedWallet(
   db: Executor,
   walletId: string,

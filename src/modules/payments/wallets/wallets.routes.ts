@@ -1,4 +1,4 @@
-/** Routes of contract 7.1 (wallets, collector binding, sellers). The OAuth routes live apart. */
+/** Routes of docs/reference/payments.md (wallets, collector binding, sellers). The OAuth routes live apart. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';

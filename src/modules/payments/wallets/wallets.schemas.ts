@@ -1,4 +1,4 @@
-/** Schemas of wallets, their collector binding and their sellers (contract 7.1). */
+/** Schemas of wallets, their collector binding and their sellers (docs/reference/payments.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 import { PROVIDERS } from './wallets.table.ts';

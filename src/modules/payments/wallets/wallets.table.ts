@@ -27,7 +27,7 @@ export const PROVIDERS = ['mercadopago'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /**
- * Provider accounts that receive funds (contract 7.1), bound after an OAuth connect. Credentials
+ * Provider accounts that receive funds (docs/reference/payments.md), bound after an OAuth connect. Credentials
  * are encrypted with SECRETS_KEY (AES-256-GCM, `kernel`'s secret box) and erased on revocation.
  */
 export const collectors = pgTable(

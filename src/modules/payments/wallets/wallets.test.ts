@@ -1,5 +1,5 @@
 /**
- * Wallets (contract 7.1): creation, the caller's wallets, read, sandbox flag, fee, collector
+ * Wallets (docs/reference/payments.md): creation, the caller's wallets, read, sandbox flag, fee, collector
  * binding and sellers. Success with side effects, bad input, auth (shared table), 404 for unknown
  * ids and, alike, for anyone's wallet but the caller's own.
  */
@@ -181,7 +181,7 @@ describe('wallets', () => {
   });
 
   describe('PATCH sandbox and fee', () => {
-    it('switches sandbox on and off (operation 6), read back', async () => {
+    it('switches sandbox on and off (docs/reference/payments.md), read back', async () => {
       const { t, owner } = team();
       const mine = await createWallet(owner);
       const on = expectOk(

@@ -1,5 +1,5 @@
 /**
- * The built-in e-mail templates (contract 6): for each kind its declared variables and a default
+ * The built-in e-mail templates (docs/reference/projects.md): for each kind its declared variables and a default
  * subject and HTML body. A project may override a kind (email_templates table); without an
  * override these apply. The bodies are Liquid templates rendered with HTML escaping
  * (email-templates.render.ts); the plain-text alternative is derived from the rendered HTML.

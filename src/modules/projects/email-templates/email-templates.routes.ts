@@ -1,4 +1,4 @@
-/** Routes of contract 6: the e-mail templates of a project (list, read, override, restore, preview). */
+/** Routes of docs/reference/projects.md: the e-mail templates of a project (list, read, override, restore, preview). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
@@ -71,7 +71,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
         tags,
         operationId: 'getEmailTemplate',
         summary: 'Read the effective e-mail template of a kind',
-        description: `Operation 8. ${ACCESS} ${KINDS} \`variables\` lists what the kind declares.`,
+        description: `${ACCESS} ${KINDS} \`variables\` lists what the kind declares.`,
         params: TemplateParams,
         response: {
           200: envelope(EmailTemplate, TEMPLATE_EXAMPLE, 'projects'),

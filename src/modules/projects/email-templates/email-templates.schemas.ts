@@ -1,5 +1,5 @@
 /**
- * Schemas of e-mail templates (contract 6): the effective template of a kind, the override body,
+ * Schemas of e-mail templates (docs/reference/projects.md): the effective template of a kind, the override body,
  * the preview body and its result. One source for validation, handler types and OpenAPI.
  */
 import { type Static, Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * E-mail templates of a project (contract 6). The effective template of a kind is the project's
+ * E-mail templates of a project (docs/reference/projects.md). The effective template of a kind is the project's
  * override when there is one, otherwise the built-in default, tagged with `source`. Every route is
  * for the project's admins and owner; an unknown kind is 404 (after the role check, so outsiders
  * learn nothing). Overrides are validated before they are stored (email-templates.render.ts).

@@ -1,5 +1,5 @@
 /**
- * E-mail templates (contract 6): list, read, override, restore and preview; the override
+ * E-mail templates (docs/reference/projects.md): list, read, override, restore and preview; the override
  * lifecycle; validation of overrides; hostile templates; escaping; bad input (never a 5xx);
  * authentication and roles; unknown projects and kinds.
  */
@@ -136,7 +136,7 @@ describe('e-mail templates', () => {
       );
     });
 
-    it('reads the effective template of each kind (operation 8)', async () => {
+    it('reads the effective template of each kind (docs/reference/projects.md)', async () => {
       for (const kind of KINDS) {
         const data = expectOk(
           await team.t.get<EmailTemplate>(url(kind), { token: owner.token }),

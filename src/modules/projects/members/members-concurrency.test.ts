@@ -1,5 +1,5 @@
 /**
- * Project members under concurrency (contract 6). A member add or removal is one statement and
+ * Project members under concurrency (docs/reference/projects.md). A member add or removal is one statement and
  * nothing locks the project row (a member insert only takes the KEY SHARE lock of its foreign key),
  * so concurrent changes of one project never wait on each other, let alone deadlock, as event
  * member adds once did. This guards that: should a project lock ever be added, it must come before

@@ -1,4 +1,4 @@
-/** Schemas of project members (contract 6): one source for validation, handler types and OpenAPI. */
+/** Schemas of project members (docs/reference/projects.md): one source for validation, handler types and OpenAPI. */
 import type { Static } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
 import { ProjectRole } from '../projects/projects.schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * Project members (contract 6), through the kernel's membership. Projects need no lock: an add or
+ * Project members (docs/reference/projects.md), through the kernel's membership. Projects need no lock: an add or
  * a removal is one statement and nothing else locks the project row.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
@@ -24,7 +24,7 @@ export const listMembers = (db: Database, projectId: string, actor: Identity, wi
 export const addMember = (db: Database, projectId: string, actor: Identity, body: AddProjectMemberBody) =>
   members.add(db, projectId, actor, body.actor_email, body.role);
 
-/** Removes the member named by `email`; answers `{}` (contract 6). */
+/** Removes the member named by `email`; answers `{}` (docs/reference/projects.md). */
 export async function removeMember(db: Database, projectId: string, actor: Identity, email: string) {
   await members.remove(db, projectId, actor, email);
   return {};

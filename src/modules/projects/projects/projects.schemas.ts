@@ -1,4 +1,4 @@
-/** Schemas of projects and their members (contract 6): validation, handler types and OpenAPI. */
+/** Schemas of projects and their members (docs/reference/projects.md): validation, handler types and OpenAPI. */
 import { type Static, Type } from 'typebox';
 import { DateTime, Name, Slug, Uuid } from '../../../kernel/http/schemas.ts';
 
@@ -40,7 +40,7 @@ export const PROJECT_EXAMPLE = {
 
 // ---------- members ----------
 
-/** The `data` of a removal: exactly `{}` (contract 6, interface operation 5). */
+/** The `data` of a removal: exactly `{}` (docs/reference/projects.md and docs/reference/projects.md). */
 export const Empty = Type.Object({}, { additionalProperties: false });
 
 export type MyProject = Static<typeof MyProject>;

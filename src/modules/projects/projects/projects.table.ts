@@ -5,7 +5,7 @@ import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 
 export const PROJECT_ROLES = ['owner', 'admin', 'member'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
-/** Projects (contract 6). The creator is the owner. */
+/** Projects (docs/reference/projects.md). The creator is the owner. */
 export const projects = pgTable(
   'projects',
   {

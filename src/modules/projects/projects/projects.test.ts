@@ -1,5 +1,5 @@
 /**
- * Projects (contract 6): creation, the caller's projects, read and update. Every route is checked
+ * Projects (docs/reference/projects.md): creation, the caller's projects, read and update. Every route is checked
  * for success and its side effects, bad input, authentication (the shared table), the wrong role
  * and unknown ids. Members: members.test.ts.
  */

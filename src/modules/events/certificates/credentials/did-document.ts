@@ -1,5 +1,5 @@
 /**
- * The issuer's DID document, served at `/.well-known/did.json` (contract 9, "Credential"), which is
+ * The issuer's DID document, served at `/.well-known/did.json` (docs/reference/attendance.md), which is
  * where a did:web resolver looks for `did:web:<host>`.
  *
  * The key is a `Multikey` verification method (W3C Controlled Identifiers v1.0, "Multikey") with

@@ -1,5 +1,5 @@
 /**
- * Signed credentials (contract 9, "Credential"): a certificate as an Open Badges 3.0
+ * Signed credentials (docs/reference/attendance.md): a certificate as an Open Badges 3.0
  * `OpenBadgeCredential`, and a revocation list as a `BitstringStatusListCredential`, both
  * Verifiable Credentials Data Model 2.0 documents secured as VC-JOSE-COSE "vc+jwt": the credential
  * itself is the JWT payload (no VCDM 1.1 `vc` claim), signed EdDSA (Ed25519) with the issuer key.
@@ -34,7 +34,7 @@ export interface OpenBadgeInput {
   certificateId: string;
   /** The credential's `id` (and JWT `jti`): PUBLIC_BASE_URL/certificates/<id>/credential or urn:uuid:<id>. */
   credentialUrl: string;
-  /** The public verification page (contract 9, `/verify/{code}`). */
+  /** The public verification page (docs/reference/attendance.md, `/verify/{code}`). */
   verifyUrl: string;
   issuerName: string;
   issuerUrl: string;
@@ -166,7 +166,7 @@ export async function signStatusListCredential(key: IssuerKey, input: StatusList
  * list, which is no badge, goes without: a list re-signed a moment ago must not be refused by a
  * verifier whose clock runs behind.
  *
- * The header is [JOSE] §3.1.1's: `typ` `vc+jwt`, the media type the contract serves. [OB] §"Create
+ * The header is [JOSE] §3.1.1's: `typ` `vc+jwt`, the media type the service serves (docs/reference/attendance.md). [OB] §"Create
  * the JOSE Header", written for VCDM 1.1 JWTs, asks `typ` to be "JWT" when present; the VCDM 2.0
  * securing specification wins there. No header beyond `alg`, `kid` and `typ` is set, as [OB] requires.
  */

@@ -1,6 +1,6 @@
 // The signing page's script (GET /sign?token=, served as /assets/sign.js). It draws on the canvas
 // with pointer events (mouse, touch and pen alike), keeps strokes for undo, reads an uploaded PNG,
-// and sends the signature or the refusal to the token routes of the API (contract 5.6). Every
+// and sends the signature or the refusal to the token routes of the API (docs/reference/signatures.md). Every
 // outcome, success or a link that changed meanwhile, is shown by reloading the page, which the
 // server renders. Strings come from the form's data-msg-* attributes, in the page's language.
 

@@ -1,4 +1,4 @@
-/** Routes of contract 7.3 for webhook deliveries: an endpoint's deliveries, one, its attempts, a retry. */
+/** Routes of docs/reference/webhooks.md for webhook deliveries: an endpoint's deliveries, one, its attempts, a retry. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';

@@ -1,4 +1,4 @@
-/** Schemas of webhook deliveries and their attempts (contract 7.3, interface "Webhook delivery"). */
+/** Schemas of webhook deliveries and their attempts (docs/reference/webhooks.md, interface "Webhook delivery"). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../../kernel/http/schemas.ts';
 import { DELIVERY_STATUSES } from './delivery.table.ts';

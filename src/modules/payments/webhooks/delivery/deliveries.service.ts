@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries as their wallet's owner sees them (contract 7.3): an endpoint's deliveries,
+ * Webhook deliveries as their wallet's owner sees them (docs/reference/webhooks.md): an endpoint's deliveries,
  * one delivery, its attempts, and a manual retry. Every operation decides authorization before it
  * looks at any state: someone else's delivery or endpoint is the 404 of an unknown id.
  */

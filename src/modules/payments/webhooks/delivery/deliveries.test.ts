@@ -1,5 +1,5 @@
 /**
- * The owner's view of the webhook pipeline (contract 7.3): the wallet's stored events, an
+ * The owner's view of the webhook pipeline (docs/reference/webhooks.md): the wallet's stored events, an
  * endpoint's deliveries, one delivery, its attempts, and the manual retry. Real data through the
  * real pipeline: test-mode intents, endpoints at a local subscriber, the in-process worker.
  */

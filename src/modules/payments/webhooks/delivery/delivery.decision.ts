@@ -1,5 +1,5 @@
 /**
- * The retry decision (contract 7.3): what an attempt's answer makes of its delivery. A 2xx is
+ * The retry decision (docs/reference/webhooks.md): what an attempt's answer makes of its delivery. A 2xx is
  * `delivered`; a 410 is `failed` and disables the endpoint; anything else is another attempt
  * after the schedule's delay (or the subscriber's `Retry-After`), or `failed` after the last.
  * Pure: the worker applies the decision (records it, logs it, counts it, wakes for the retry).

@@ -1,5 +1,5 @@
 /**
- * Nothing is lost, nothing is attempted twice (contract 1 and 7.3), shown with real processes on
+ * Nothing is lost, nothing is attempted twice (docs/reference/running.md and docs/reference/webhooks.md), shown with real processes on
  * the PostgreSQL server (the embedded database belongs to one process, so these need
  * TEST_DATABASE_URL; CI runs them in its PostgreSQL pass):
  *

@@ -1,5 +1,5 @@
 /**
- * When the next attempt of a failed delivery is due (contract 7.3): `WEBHOOK_RETRY_SCHEDULE`
+ * When the next attempt of a failed delivery is due (docs/reference/webhooks.md): `WEBHOOK_RETRY_SCHEDULE`
  * gives the seconds before each attempt (the first entry is the delay before the first), spread by
  * ±10% so subscribers recovering from an outage are not hit by every retry at the same instant.
  * A `Retry-After` from the subscriber is honoured when it asks for longer, up to an hour.

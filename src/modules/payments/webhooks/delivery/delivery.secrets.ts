@@ -14,7 +14,7 @@ export class SigningSecrets {
 
   constructor(private readonly secretsKey: Buffer | undefined) {}
 
-  /** The current secret, plus the previous one while its rotation window lasts (contract 7.2). */
+  /** The current secret, plus the previous one while its rotation window lasts (docs/reference/payments.md). */
   of(delivery: ClaimedDelivery, now = Date.now()): string[] {
     const secrets = [this.unseal(delivery.secret)];
     const expires = delivery.previous_secret_expires_at;

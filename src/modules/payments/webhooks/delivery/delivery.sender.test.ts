@@ -1,5 +1,5 @@
 /**
- * The sender's connect-time check (contract 1, WEBHOOK_ALLOW_PRIVATE_TARGETS): with private targets
+ * The sender's connect-time check (docs/reference/running.md, WEBHOOK_ALLOW_PRIVATE_TARGETS): with private targets
  * refused, the address actually connected to is checked after DNS resolution, so a name that was
  * public at registration and now resolves to the internal network (DNS rebinding) gets no request.
  * Real sockets against a real local HTTP server; the machine's own interface addresses stand in

@@ -1,5 +1,5 @@
 /**
- * One outbound delivery attempt (contract 7.3): a Standard Webhooks `POST` with `undici`, bounded
+ * One outbound delivery attempt (docs/reference/webhooks.md): a Standard Webhooks `POST` with `undici`, bounded
  * by WEBHOOK_TIMEOUT_MS from connect to the end of the body, keeping the first 4 KiB of the
  * answer. Redirects are not followed (a 3xx is a failed attempt).
  *
@@ -12,7 +12,7 @@ import { isPrivateAddress } from '../../../../kernel/net/private-address.ts';
 import { signWebhook } from '../../../../kernel/webhook-signature.ts';
 import { parseRetryAfter } from './delivery.schedule.ts';
 
-/** How much of a subscriber's answer is kept (contract 7.3). */
+/** How much of a subscriber's answer is kept (docs/reference/webhooks.md). */
 export const RESPONSE_BODY_LIMIT = 4096;
 /** How much more of an answer is read so the connection can be reused; beyond, it is closed. */
 const DRAIN_LIMIT = 64 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The delivery worker end to end (contract 7.3), over real HTTP: test-mode intents and simulated
+ * The delivery worker end to end (docs/reference/webhooks.md), over real HTTP: test-mode intents and simulated
  * transitions produce deliveries that a local subscriber receives, signed so the official
  * `standardwebhooks` verifier accepts them; failures follow a short retry schedule to `failed`
  * with every attempt recorded; 410 disables the endpoint; a rotation signs with both secrets; a
@@ -83,7 +83,7 @@ describe('webhook delivery worker', () => {
       const rows = await deliveriesOf(endpointId);
       return rows.length === count && rows.every((row) => row.status !== 'pending') ? rows : undefined;
     }, `${count} settled deliveries`);
-  /** The verified message of a delivery (contract 7.3: `type`, `timestamp`, `data`). */
+  /** The verified message of a delivery (docs/reference/webhooks.md: `type`, `timestamp`, `data`). */
   const verify = (secret: string, request: Received) =>
     new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as DeliveredMessage;
 
@@ -112,7 +112,7 @@ describe('webhook delivery worker', () => {
       sandbox: true,
       metadata: { order: 'A-17' },
     });
-    // In the contract's order (7.3), whatever order the stored jsonb keeps.
+    // In the order of docs/reference/webhooks.md, whatever order the stored jsonb keeps.
     assert.deepEqual(Object.keys(message.data), [
       'event_id',
       'intent_id',

@@ -1,5 +1,5 @@
 /**
- * The delivery worker (contract 7.3): drains the outbox. It runs inside the service process and,
+ * The delivery worker (docs/reference/webhooks.md): drains the outbox. It runs inside the service process and,
  * with `npm run worker`, as a process of its own; any number of them can share one database.
  *
  * - Wake-ups: a notification on DELIVERY_CHANNEL (sent after commit and paced by whoever queued

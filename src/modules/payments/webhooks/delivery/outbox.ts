@@ -1,5 +1,5 @@
 /**
- * The outbox (contract 7.3): the deliveries an event owes are written by the statement after the
+ * The outbox (docs/reference/webhooks.md): the deliveries an event owes are written by the statement after the
  * event's own insert, in the same transaction (`outbox.repository.ts`), so an event is never
  * stored without its deliveries and a delivery is never lost between the write and the first
  * attempt.

@@ -1,4 +1,4 @@
-/** Routes of contract 7.3 for webhook endpoints (subscribers of a wallet). */
+/** Routes of docs/reference/webhooks.md for webhook endpoints (subscribers of a wallet). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../../kernel/auth/plugin.ts';
 import { accepted, created, ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';

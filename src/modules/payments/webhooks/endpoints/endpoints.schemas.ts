@@ -1,9 +1,9 @@
-/** Schemas of webhook endpoints (contract 7.3). The secret appears only in the create/rotate answers. */
+/** Schemas of webhook endpoints (docs/reference/webhooks.md). The secret appears only in the create/rotate answers. */
 import { type Static, Type } from 'typebox';
 import { DateTime, HttpUrl, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
 import { INTENT_STATUSES } from '../../intents/intents.table.ts';
 
-/** The event types a subscriber may pick: one per intent status, and the paid registrations' (contract 8). */
+/** The event types a subscriber may pick: one per intent status, and the paid registrations' (docs/reference/checkout.md). */
 export const WEBHOOK_EVENT_TYPES = [
   ...INTENT_STATUSES.map((status) => `payment.${status}` as const),
   'registration.confirmed',

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints of a wallet (contract 7.3): register, list, read, change, delete and rotate
+ * Webhook endpoints of a wallet (docs/reference/webhooks.md): register, list, read, change, delete and rotate
  * the signing secret. Secrets are sealed with SECRETS_KEY at rest (the worker needs the plaintext
  * to sign), returned only by creation and rotation, and never logged.
  */

@@ -3,7 +3,7 @@ import { createdAt, timestamptz, updatedAt } from '../../../../kernel/db/columns
 import { wallets } from '../../wallets/wallets.table.ts';
 
 /**
- * Webhook endpoints of a wallet (contract 7.3). The signing secret (`whsec_…`) is shown once and
+ * Webhook endpoints of a wallet (docs/reference/webhooks.md). The signing secret (`whsec_…`) is shown once and
  * kept sealed with SECRETS_KEY (the worker needs it to sign, so it cannot be a hash). During a
  * rotation the previous secret keeps signing alongside until `previous_secret_expires_at`.
  * `event_types` null means every type.

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (contract 7.3): register, list, read, change, delete, rotate the secret.
+ * Webhook endpoints (docs/reference/webhooks.md): register, list, read, change, delete, rotate the secret.
  * Success with side effects (read back, and the sealed secret column), bad input, auth (shared
  * table), 404 for unknown ids and, alike, for someone else's wallet or endpoint, and the
  * private-target guard when private targets are not allowed.

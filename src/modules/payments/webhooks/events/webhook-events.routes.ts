@@ -1,4 +1,4 @@
-/** Routes of contract 7.3 for the stored normalized payment events of a wallet. */
+/** Routes of docs/reference/webhooks.md for the stored normalized payment events of a wallet. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../../kernel/auth/plugin.ts';
 import { ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';

@@ -1,4 +1,4 @@
-/** Schemas of the stored normalized payment events (contract 7.3, the events a wallet's subscribers get). */
+/** Schemas of the stored normalized payment events (docs/reference/webhooks.md, the events a wallet's subscribers get). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../../kernel/http/schemas.ts';
 import { EventType } from '../endpoints/endpoints.schemas.ts';

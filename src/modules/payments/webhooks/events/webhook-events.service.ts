@@ -1,4 +1,4 @@
-/** The stored normalized payment events of a wallet (contract 7.3), read by the wallet's owner. */
+/** The stored normalized payment events of a wallet (docs/reference/webhooks.md), read by the wallet's owner. */
 import type { Identity } from '../../../../kernel/auth/identity.ts';
 import type { Database } from '../../../../kernel/db/client.ts';
 import type { Window } from '../../../../kernel/db/paging.ts';

@@ -1,5 +1,5 @@
 /**
- * The bodies the service POSTs to a wallet's webhook endpoints (contract 7.3 and 8), one schema per
+ * The bodies the service POSTs to a wallet's webhook endpoints (docs/reference/webhooks.md and docs/reference/checkout.md), one schema per
  * event type, and their description for the OpenAPI document's `webhooks` section, so that code
  * generators type what a subscriber receives. The delivery worker sends exactly these fields
  * (`delivery.worker.ts` picks them from the stored payload by the same lists).

@@ -1,5 +1,5 @@
 /**
- * The casing of an alphanumeric `data.id` in a signed notification (contract 7.3 step 1).
+ * The casing of an alphanumeric `data.id` in a signed notification (docs/reference/webhooks.md step 1).
  * Mercado Pago's guide lower-cases such an id in the manifest; its official SDK validator
  * (`mercadopago` 3.6.1, `WebhookSignatureValidator`) signs it as sent. A notification either one
  * accepts is accepted, end to end (signature, payment fetched, intent moved); a signature over any

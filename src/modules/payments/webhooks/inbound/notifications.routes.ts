@@ -1,4 +1,4 @@
-/** Route of contract 7.3 for inbound provider notifications (interface operation 12). */
+/** Route of docs/reference/webhooks.md for inbound provider notifications. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope, errorResponses } from '../../../../kernel/http/schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * Inbound provider notifications (contract 7.3, `POST /webhooks/{provider}`). A notification only
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`). A notification only
  * says "look at payment X": the provider's answer to that lookup is what moves an intent, so a
  * replayed or reordered notification can at worst cause a redundant lookup.
  *
@@ -123,7 +123,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * that already carries the payment as its transaction id is found by it (test-mode intents, and a
  * checkout's later notifications). A checkout's first notification is not: the account it names
  * (`user_id`) chooses a live seller, whose token fetches the payment, whose external reference
- * is the intent id (contract 8).
+ * is the intent id (docs/reference/checkout.md).
  */
 async function locatePayment(
   db: Database,

@@ -6,7 +6,7 @@ export const NOTIFICATION_OUTCOMES = ['applied', 'stale', 'ignored', 'unmatched'
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 
 /**
- * Inbound provider notifications (contract 7.3, `POST /webhooks/{provider}`), as received:
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`), as received:
  * `applied` (moved an intent; `event_id` names the event), `stale` (would have moved the intent
  * backwards: kept, intent unchanged), `ignored` (a type other than `payment`), `unmatched` (no
  * intent or payment known yet: kept for a later replay), `mismatch` (the payment's wallet, amount or

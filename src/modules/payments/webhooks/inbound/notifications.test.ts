@@ -1,5 +1,5 @@
 /**
- * Inbound provider notifications (contract 7.3, `POST /webhooks/{provider}`) against the Mercado
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`) against the Mercado
  * Pago simulator over real HTTP, with a seller connected through the real OAuth flow and
  * notifications signed as Mercado Pago signs them: the applied, duplicate, stale, ignored and
  * unmatched outcomes and what each leaves in the database, provider failures and concurrent
