@@ -214,6 +214,28 @@ describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
     assert.equal((await h.intent(again.intent_id ?? '')).status, 'succeeded');
   });
 
+  it('opens the fresh checkout for the ticket type held, whichever type the payer asks for again', async () => {
+    const { t, sim } = bench();
+    const { edition, ticketType } = await h.paidEdition({ max_quantity: 5 });
+    const cheaper = await h.createTicketType(edition.id, {
+      name: 'Day pass',
+      price_cents: 1000,
+      currency: 'BRL',
+    });
+    const payer = await t.actor('switcher');
+    const first = expectOk(await h.register(payer, edition.id, ticketType.id), 201);
+    await sim.pay(h.preferenceOf(first.intent_id ?? '').id, 'rejected');
+
+    // Asking for the cheaper type while holding a seat of the first: the held registration's checkout.
+    const again = expectOk(await h.register(payer, edition.id, cheaper.id), 200);
+    assert.equal(again.id, first.id);
+    assert.equal(again.ticket_type_id, ticketType.id);
+    assert.notEqual(again.intent_id, first.intent_id);
+    assert.equal((await h.intent(again.intent_id ?? '')).amount_cents, 5050, 'priced as the seat held');
+    const [item] = (h.preferenceOf(again.intent_id ?? '').body.items as Record<string, unknown>[]) ?? [];
+    assert.equal(item?.unit_price, 50.5);
+  });
+
   /** An approved payment of the intent at the simulator, with `fields`, and its notification (answered 200). */
   const notifyApproved = async (intentId: string, fields: Record<string, unknown>) => {
     const id = `${Date.now()}${Math.floor(Math.random() * 1000)}`;

@@ -124,9 +124,15 @@ async function registerChecked(
   const existing = await repo.findActiveRegistration(db, editionId, userId);
   if (existing?.status === 'pending_payment' && !isStaffRegistration) {
     // Registering again while paying gives the checkout back (no second hold): the same one, or a
-    // fresh one when the last payment attempt ended it (a refused card).
+    // fresh one when the last payment attempt ended it (a refused card). The checkout is for the
+    // seat held, so priced as its ticket type, whichever type this request names.
+    const held =
+      existing.ticket_type_id === ticketType.id
+        ? ticketType
+        : await tickets.findTicketType(db, existing.ticket_type_id);
+    if (held === undefined) throw notFound('Ticket type');
     return {
-      registration: serialize(await resumeCheckout(deps, existing, ticketType, actor)),
+      registration: serialize(await resumeCheckout(deps, existing, held, actor)),
       created: false,
     };
   }
