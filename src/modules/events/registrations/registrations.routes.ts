@@ -34,6 +34,15 @@ const RefundBody = Type.Object(
   { additionalProperties: false, examples: [{ reason: 'Speaker cancelled the workshop' }] },
 );
 
+/** The 409 reasons of a full refund of a registration's payment, by a cancellation or a refund. */
+const REFUND_REASONS = [
+  'test_mode_payment',
+  'no_seller_credentials',
+  'not_refundable',
+  'refund_in_progress',
+  'refund_exceeds_amount',
+] as const;
+
 export const registrationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
   const { db } = deps;
   app.post(
@@ -192,11 +201,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (
               'registration_changed',
               'edition_started',
               'checked_in',
-              'test_mode_payment',
-              'no_seller_credentials',
-              'not_refundable',
-              'refund_in_progress',
-              'refund_exceeds_amount',
+              ...REFUND_REASONS,
             ),
             withReasons(502, 'refund_unconfirmed'),
           ),
@@ -245,16 +250,7 @@ export const registrationRefundRoutes: FastifyPluginAsyncTypebox<EventsDeps> = a
             401,
             403,
             404,
-            withReasons(
-              409,
-              'not_paid',
-              'not_confirmed',
-              'test_mode_payment',
-              'no_seller_credentials',
-              'not_refundable',
-              'refund_in_progress',
-              'refund_exceeds_amount',
-            ),
+            withReasons(409, 'not_paid', 'not_confirmed', ...REFUND_REASONS),
             withReasons(502, 'refund_unconfirmed'),
           ),
         },
