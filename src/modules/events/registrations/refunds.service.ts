@@ -128,7 +128,7 @@ async function refundInFull(
         : 'This registration’s payment was simulated in test mode: no money was taken at Mercado Pago, ' +
             'so none can be given back. The wallet’s owner ends it by moving its intent to `refunded` ' +
             '(POST /testmode/intents/{intent_id}/simulate).',
-      { reason: 'test_mode_payment', intent_id: intentId },
+      { intent_id: intentId },
     );
   }
 }
