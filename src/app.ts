@@ -29,6 +29,7 @@ import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
 import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limits.ts';
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
+import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
@@ -170,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     core: payments,
     runWorker: deps.worker ?? config.webhooks.worker,
   });
+  // After the modules: they register their job kinds, and with them what this route shows.
+  await app.register(jobRoutes, { jobs });
   app.addHook('onReady', async () => {
     await scheduleIdempotencySweep(deps.database.db, jobs);
     jobs.start();

@@ -38,6 +38,7 @@ export const TAG_GROUPS: readonly TagGroup[] = [
         description: 'What a certificate says, and which programs it covers',
       },
       { name: 'Certificates', description: 'Issued certificates, their verification and credentials' },
+      { name: 'Jobs', description: 'The progress of background work an operation accepted (202)' },
       { name: 'Signatures', description: 'Signatures collected from signatories by token' },
       { name: 'Pages', description: 'The HTML pages people open (signing, badge, checkout)' },
     ],

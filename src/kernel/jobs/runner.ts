@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { type ClaimedJob, claimDueJobs, finishJob, secondsToNextJob } from './jobs.repository.ts';
+import type { JobProgress } from './progress.ts';
 
 export type JobResult = undefined | { retryInSeconds: number };
 export type JobHandler = (job: ClaimedJob) => Promise<JobResult>;
@@ -27,6 +28,7 @@ export function backoffSeconds(attempts: number): number {
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly progress = new Map<string, JobProgress>();
   private running = false;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -40,9 +42,20 @@ export class JobRunner {
     readonly leaseMs = 60_000,
   ) {}
 
-  registerJobKind(kind: string, handler: JobHandler): void {
+  /**
+   * `progress`, for a kind people follow: how `GET /jobs/{job_id}` reads one job of the kind
+   * (kernel/jobs/jobs.routes.ts). Kinds are registered before the app is ready, so the route's
+   * document lists every kind's view.
+   */
+  registerJobKind(kind: string, handler: JobHandler, progress?: JobProgress): void {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
     this.handlers.set(kind, handler);
+    if (progress !== undefined) this.progress.set(kind, progress);
+  }
+
+  /** The kinds that show their progress, in the order they were registered. */
+  progressKinds(): JobProgress[] {
+    return [...this.progress.values()];
   }
 
   start(): void {

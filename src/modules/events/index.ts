@@ -10,7 +10,7 @@ import { createBadgeCodes } from './badges/badge-codes.ts';
 import { badgeRoutes } from './badges/badges.routes.ts';
 import { certificateRoutes } from './certificates/certificates.routes.ts';
 import { credentialRoutes } from './certificates/credentials.routes.ts';
-import { ISSUE_JOB, issueCertificatesJob } from './certificates/issuance.service.ts';
+import { ISSUE_JOB, issuanceProgress, issueCertificatesJob } from './certificates/issuance.service.ts';
 import { certificationRoutes } from './certifications/certifications.routes.ts';
 import { checkInRoutes } from './check-ins/check-ins.routes.ts';
 import { paymentLinkRoutes } from './checkout/index.ts';
@@ -67,7 +67,12 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(certificateRoutes, context);
   await app.register(credentialRoutes, context);
   await app.register(pageRoutes, context);
-  deps.jobs.registerJobKind(ISSUE_JOB, issueCertificatesJob(deps.db, deps.jobs.leaseMs));
+  // Runs are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
+  deps.jobs.registerJobKind(
+    ISSUE_JOB,
+    issueCertificatesJob(deps.db, deps.jobs.leaseMs),
+    issuanceProgress(deps.db),
+  );
   await app.register(paymentLinkRoutes, deps);
   await app.register(registrationRefundRoutes, deps);
   // Holds end by a job. Intent transitions confirm and refund paid registrations through

@@ -21,7 +21,6 @@ import {
   CERTIFICATE_EXAMPLE,
   Certificate,
   ISSUANCE_EXAMPLE,
-  IssuanceJob,
   IssueAccepted,
   IssueBody,
   RevokeBody,
@@ -87,27 +86,6 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async
       );
       return accepted(request, reply, started);
     },
-  );
-
-  app.get(
-    '/jobs/:job_id',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        operationId: 'getJob',
-        summary: 'Progress of a background job',
-        description:
-          'Owner or admin of the edition the job works on. `done` of `total` shows the progress while `running`; ' +
-          '`completed` when every qualifying pair holds a certificate.',
-        params: idParams('job_id'),
-        response: {
-          200: envelope(IssuanceJob, ISSUANCE_EXAMPLE, 'events'),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-    },
-    async (request) => ok(request, await issuance.getIssuance(db, request.params.job_id, actorOf(request))),
   );
 
   app.get(

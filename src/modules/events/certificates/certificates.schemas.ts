@@ -89,7 +89,7 @@ export const IssuanceJob = Type.Object({
   finished_at: Nullable(DateTime()),
 });
 
-export const ISSUANCE_EXAMPLE = {
+export const ISSUANCE_EXAMPLE: Static<typeof IssuanceJob> = {
   id: '01937a81-5555-7000-8000-000000000051',
   kind: 'certificates.issue',
   edition_id: '01937a4f-1111-7000-8000-000000000010',

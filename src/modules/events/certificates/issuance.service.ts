@@ -18,15 +18,17 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { asNotFound } from '../../../kernel/http/as-not-found.ts';
-import { conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
+import { conflict, validationError } from '../../../kernel/http/errors.ts';
 import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
+import type { JobProgress } from '../../../kernel/jobs/progress.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
 import { requireEditionRole } from '../access.ts';
 import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
 import { activeSignatureIds } from '../signatures/signatures.repository.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import * as repo from './certificates.repository.ts';
+import { ISSUANCE_EXAMPLE, IssuanceJob } from './certificates.schemas.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
 import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
 
@@ -103,13 +105,22 @@ export async function startIssuance(
   return { job_id: run.id, job: issuanceView(run) };
 }
 
-/** The progress of a run, to owners and admins of its edition's event (404 to anyone else). */
-export async function getIssuance(db: Database, jobId: string, actor: Identity) {
-  const run = await repo.findIssuance(db, jobId);
-  if (run === undefined) throw notFound('Job');
-  // A job of an edition the caller cannot see does not exist for them.
-  await requireEditionRole(db, run.edition_id, actor, 'admin').catch(asNotFound('Job'));
-  return issuanceView(run);
+/**
+ * How `GET /jobs/{job_id}` shows a run (kernel/jobs/jobs.routes.ts): to owners and admins of its
+ * edition's event; a run of an edition the caller cannot see does not exist for them (404).
+ */
+export function issuanceProgress(db: Database): JobProgress<typeof IssuanceJob> {
+  return {
+    module: 'events',
+    schema: IssuanceJob,
+    example: ISSUANCE_EXAMPLE,
+    async read(jobId, actor) {
+      const run = await repo.findIssuance(db, jobId);
+      if (run === undefined) return undefined;
+      await requireEditionRole(db, run.edition_id, actor, 'admin').catch(asNotFound('Job'));
+      return issuanceView(run);
+    },
+  };
 }
 
 export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler {
