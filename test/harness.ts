@@ -207,6 +207,7 @@ export async function createTestApp(
     compileSchemasOnFirstUse: true,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
+  const undocumented = watchErrorReasons(app);
   await app.ready();
   if (port !== undefined) await app.listen({ port, host: '127.0.0.1' });
 
@@ -237,6 +238,7 @@ export async function createTestApp(
     }
     // Not JSON: `body` stays undefined at run time, and such tests read `text` (see ApiResponse).
     assertConflictReason(response.statusCode, body, method, url);
+    undocumented.assertNone();
     return { status: response.statusCode, headers: response.headers, body: body!, text: response.body };
   };
 
@@ -266,6 +268,7 @@ export async function createTestApp(
     delete: (url, options) => request('DELETE', url, options),
     async close() {
       await app.close();
+      undocumented.assertNone();
       await database.close();
     },
   };
@@ -281,6 +284,74 @@ export function assertConflictReason(status: number, body: unknown, method = '',
   if (typeof reason !== 'string' || !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(reason)) {
     throw new Error(`a 409 without a snake_case error.reason (${method} ${url}): ${JSON.stringify(body)}`);
   }
+}
+
+/**
+ * Every `error.reason` the app answers with is one the OpenAPI document lists for that operation
+ * and status (README, "Error reasons"). The app's own hook notes each error answer with a reason,
+ * whoever sent the request (this harness, a browser, the provider simulator); the harness compares
+ * them with the document at its next request and when the app closes, and throws for one it does
+ * not list.
+ */
+function watchErrorReasons(app: App) {
+  const seen: Array<{ method: string; route: string; status: number; reason: string }> = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string' && payload.includes('"reason"')) {
+      try {
+        const reason = (JSON.parse(payload) as { error?: { reason?: unknown } }).error?.reason;
+        const route = request.routeOptions.url;
+        if (typeof reason === 'string' && route !== undefined) {
+          seen.push({ method: request.method.toLowerCase(), route, status: reply.statusCode, reason });
+        }
+      } catch {
+        // Not JSON: no envelope, no reason.
+      }
+    }
+    return payload;
+  });
+  let documented: Map<string, readonly string[]> | undefined;
+  const listed = (method: string, route: string, status: number) => {
+    if (documented === undefined) {
+      documented = new Map();
+      const paths = (app.swagger() as { paths?: Record<string, Record<string, DocumentedOperation>> }).paths;
+      for (const [path, operations] of Object.entries(paths ?? {})) {
+        for (const [verb, operation] of Object.entries(operations)) {
+          for (const [code, response] of Object.entries(operation.responses ?? {})) {
+            const reasons =
+              response.content?.['application/json']?.schema?.properties?.error?.properties?.reason?.enum;
+            documented.set(`${verb} ${path} ${code}`, reasons ?? []);
+          }
+        }
+      }
+    }
+    const path = route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    return documented.get(`${method === 'head' ? 'get' : method} ${path} ${status}`) ?? [];
+  };
+  return {
+    assertNone() {
+      const answers = seen.splice(0);
+      const missing = answers.filter((a) => !listed(a.method, a.route, a.status).includes(a.reason));
+      if (missing.length > 0) {
+        throw new Error(
+          `error.reason not listed in the OpenAPI document for its operation: ${missing
+            .map((a) => `${a.method.toUpperCase()} ${a.route} ${a.status} ${a.reason}`)
+            .join('; ')}`,
+        );
+      }
+    },
+  };
+}
+
+interface DocumentedOperation {
+  responses?: Record<
+    string,
+    {
+      content?: Record<
+        string,
+        { schema?: { properties?: { error?: { properties?: { reason?: { enum?: string[] } } } } } }
+      >;
+    }
+  >;
 }
 
 /** A TCP port free on the loopback interface at the time of asking. */
