@@ -11,8 +11,7 @@
 import type { Config } from '../../../kernel/config.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { AppError } from '../../../kernel/http/errors.ts';
-import type { PaymentProvider } from '../providers/index.ts';
-import { ProviderTokenRejected } from '../providers/provider.ts';
+import { type PaymentProvider, ProviderTokenRejected } from '../providers/index.ts';
 import * as repo from './connections.repository.ts';
 import type { SellerRow } from './connections.table.ts';
 import { openCredentials, type ProviderCredentials, sealCredentials } from './credentials.ts';

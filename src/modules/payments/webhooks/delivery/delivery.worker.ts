@@ -23,7 +23,7 @@ import type { Config } from '../../../../kernel/config.ts';
 import type { Database, DatabaseHandle } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { REGISTRATION_DATA_FIELDS } from '../../../../kernel/payments-port.ts';
-import { EVENT_DATA_FIELDS } from '../../intents/intents.transitions.ts';
+import { EVENT_DATA_FIELDS } from '../../intents/index.ts';
 import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
