@@ -24,7 +24,7 @@ import type { Database, DatabaseHandle } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { REGISTRATION_DATA_FIELDS } from '../../../../kernel/payments-port.ts';
 import { EVENT_DATA_FIELDS } from '../../intents/index.ts';
-import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
+import { TEST_DATA_FIELDS, WEBHOOK_TEST_TYPE } from '../webhook-events/webhook-payloads.ts';
 import { decide } from './delivery.decision.ts';
 import { registerWorkerMetrics, type WorkerMetrics } from './delivery.metrics.ts';
 import { DEFAULT_CLAIM_INTERVAL_MS, Pacer } from './delivery.pacing.ts';

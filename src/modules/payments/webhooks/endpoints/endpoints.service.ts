@@ -17,7 +17,7 @@ import type { Outbox } from '../../deps.ts';
 import { insertEventOfNoIntent } from '../../intents/index.ts';
 import { requireWalletOwner } from '../../wallets/index.ts';
 import { insertDueDelivery } from '../delivery/index.ts';
-import { TEST_MESSAGE, WEBHOOK_TEST_TYPE } from '../events/webhook-payloads.ts';
+import { TEST_MESSAGE, WEBHOOK_TEST_TYPE } from '../webhook-events/webhook-payloads.ts';
 import * as repo from './endpoints.repository.ts';
 import type { CreateEndpointBody, UpdateEndpointBody } from './endpoints.schemas.ts';
 
