@@ -15,12 +15,7 @@ import type {
   RegistrationEventData,
   RegistrationEventType,
 } from '../../../kernel/payments-port.ts';
-import {
-  findSellerOfWallet,
-  NoSellerCredentials,
-  type SellerRow,
-  withSellerToken,
-} from '../connections/index.ts';
+import { findSellerOfWallet, NoSellerTokens, type SellerRow, withSellerToken } from '../connections/index.ts';
 import {
   enqueueDeliveries,
   findIntent,
@@ -102,7 +97,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
           sandbox: wallet.sandbox,
         };
       } catch (error) {
-        if (error instanceof NoSellerCredentials) {
+        if (error instanceof NoSellerTokens) {
           throw conflict(
             'seller_credentials_unreadable',
             'The seller’s credentials cannot be read; connect the seller again',

@@ -33,7 +33,7 @@ import { serialize } from '../../../kernel/http/respond.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobHandler } from '../../../kernel/jobs/runner.ts';
 import { NO_PROVIDER_PAYMENT } from '../../../kernel/payments-port.ts';
-import { findSeller, NoSellerCredentials, withSellerToken } from '../connections/index.ts';
+import { findSeller, NoSellerTokens, withSellerToken } from '../connections/index.ts';
 import type { Outbox } from '../deps.ts';
 import {
   addRefund,
@@ -104,7 +104,7 @@ export async function refundIntent(
   );
   if (conclusion.status === 'settled') return conclusion.intent;
   if (conclusion.status === 'open') throw unconfirmed(refund, conclusion.cause);
-  if (conclusion.cause instanceof NoSellerCredentials) {
+  if (conclusion.cause instanceof NoSellerTokens) {
     throw conflict(
       'no_seller_credentials',
       'The seller’s credentials are gone (revoked); refund from the Mercado Pago account',
@@ -223,7 +223,7 @@ async function askProvider(
   const paymentId = transactionOf(intent);
   const seller = await findSeller(ctx.db, intent.seller_id);
   if (paymentId === undefined || seller === undefined) {
-    return { kind: 'undecided', error: new NoSellerCredentials(), sends: 0 };
+    return { kind: 'undecided', error: new NoSellerTokens(), sends: 0 };
   }
   let sends = 0;
   let unanswered = false;

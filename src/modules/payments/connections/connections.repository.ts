@@ -98,16 +98,16 @@ export function findLiveSellersByAccount(
     .limit(10);
 }
 
-/** Stores refreshed credentials (sealed) of a live seller. */
-export async function updateSellerCredentials(
+/** Stores a live seller's refreshed provider tokens (sealed). */
+export async function updateSellerTokens(
   db: Executor,
   id: string,
-  credentials: string,
+  sealedTokens: string,
   tokenExpiresAt: Date | null,
 ): Promise<void> {
   await db
     .update(sellers)
-    .set({ credentials, token_expires_at: tokenExpiresAt, updated_at: sql`now()` })
+    .set({ credentials: sealedTokens, token_expires_at: tokenExpiresAt, updated_at: sql`now()` })
     .where(and(eq(sellers.id, id), isNull(sellers.revoked_at)));
 }
 
@@ -160,8 +160,8 @@ export async function findSellerOfWallet(
   return row;
 }
 
-/** The seller's sealed credentials (null for a test or revoked seller), as a value (an intent's seller). */
-export function sealedCredentialsOfSeller(sellerId: Column): SQL<string | null> {
+/** The seller's sealed provider tokens (null for a test or revoked seller), as a value (an intent's seller). */
+export function sealedTokensOfSeller(sellerId: Column): SQL<string | null> {
   return sql<
     string | null
   >`(select ${sellers.credentials} from ${sellers} where ${sellers.id} = ${sellerId})`;

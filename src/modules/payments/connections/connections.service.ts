@@ -24,7 +24,7 @@ import {
 } from '../wallets/index.ts';
 import * as repo from './connections.repository.ts';
 import type { CallbackQuery, ConnectBody, RevokeBody } from './connections.schemas.ts';
-import { sealCredentials } from './credentials.ts';
+import { sealProviderTokens } from './provider-tokens.ts';
 
 export const callbackPath = (slug: string) => `/providers/${slug}/callback`;
 const redirectUriOf = (config: Config, slug: string) => `${config.publicBaseUrl}${callbackPath(slug)}`;
@@ -145,13 +145,13 @@ export async function completeCallback(
   }
 
   // 4. Store the credential, sealed.
-  const credentials = sealCredentials(key, tokens);
+  const sealedTokens = sealProviderTokens(key, tokens);
   const common = {
     id: uuidv7(),
     owner_id: state.owner_id,
     provider: provider.slug,
     provider_user_id: tokens.providerUserId,
-    credentials,
+    credentials: sealedTokens,
     token_expires_at: tokens.expiresAt,
   };
   if (state.flow === 'seller') {

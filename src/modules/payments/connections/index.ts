@@ -9,10 +9,10 @@ export {
   findSeller,
   findSellerOfWallet,
   insertTestSeller,
-  sealedCredentialsOfSeller,
+  sealedTokensOfSeller,
 } from './connections.repository.ts';
 export { connectionRoutes } from './connections.routes.ts';
 export { ProviderParams } from './connections.schemas.ts';
 export type { SellerRow } from './connections.table.ts';
-export { NoSellerCredentials, withSellerToken } from './seller-token.ts';
+export { NoSellerTokens, withSellerToken } from './seller-token.ts';
 export { sellerRoutes } from './sellers.routes.ts';

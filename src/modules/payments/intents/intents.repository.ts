@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows, queryRowsPrepared } from '../../../kernel/db/raw.ts';
-import { sealedCredentialsOfSeller } from '../connections/index.ts';
+import { sealedTokensOfSeller } from '../connections/index.ts';
 import type { Outbox } from '../deps.ts';
 import type { Provider } from '../providers/index.ts';
 import { collectorOfWallet, isOwnedBy } from '../wallets/index.ts';
@@ -273,16 +273,16 @@ export async function insertEventOfNoIntent(
 
 /**
  * The intent of `provider` whose `provider_data.transaction_id` is `transactionId`, with its
- * seller's sealed credentials (null for test or revoked sellers). The expression is the one of
+ * seller's sealed provider tokens (null for test or revoked sellers). The expression is the one of
  * `intents_transaction_idx`. Should several intents carry the id, the newest is the one meant.
  */
 export async function findIntentByTransaction(
   db: Executor,
   provider: Provider,
   transactionId: string,
-): Promise<{ intent: IntentRow; credentials: string | null } | undefined> {
+): Promise<{ intent: IntentRow; sealedTokens: string | null } | undefined> {
   const [row] = await db
-    .select({ intent: intents, credentials: sealedCredentialsOfSeller(intents.seller_id) })
+    .select({ intent: intents, sealedTokens: sealedTokensOfSeller(intents.seller_id) })
     .from(intents)
     .where(
       and(

@@ -7,7 +7,7 @@
  */
 import type { JobHandler } from '../../../../kernel/jobs/runner.ts';
 import type { JobContext } from '../../checkout/index.ts';
-import { findSeller, NoSellerCredentials, withSellerToken } from '../../connections/index.ts';
+import { findSeller, NoSellerTokens, withSellerToken } from '../../connections/index.ts';
 import { applyIntentStatus, findIntent } from '../../intents/index.ts';
 import type { ProviderPayment } from '../../providers/index.ts';
 import { ORPHAN_REFUND_JOB, paymentMismatch, settleNotification } from './notifications.service.ts';
@@ -41,7 +41,7 @@ export function reconcileJob(ctx: JobContext): JobHandler {
           ctx.provider.searchPayments(token, intent.id),
         );
       } catch (error) {
-        if (!(error instanceof NoSellerCredentials)) throw error;
+        if (!(error instanceof NoSellerTokens)) throw error;
       }
     }
     const payment = decisive(payments.filter((found) => found.externalReference === intent.id));

@@ -16,7 +16,7 @@ import { scheduleJob } from '../../../../kernel/jobs/jobs.repository.ts';
 import {
   findLiveSellersByAccount,
   findSeller,
-  NoSellerCredentials,
+  NoSellerTokens,
   type SellerRow,
   withSellerToken,
 } from '../../connections/index.ts';
@@ -147,7 +147,7 @@ async function locatePayment(
         provider.fetchPayment(token, paymentId),
       );
     } catch (error) {
-      if (error instanceof NoSellerCredentials) return null;
+      if (error instanceof NoSellerTokens) return null;
       throw error;
     }
   };
