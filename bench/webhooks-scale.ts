@@ -36,6 +36,7 @@ import { DEFAULT_CLAIM_INTERVAL_MS } from '../src/modules/payments/webhooks/deli
 import { openWorkerPool } from '../src/modules/payments/webhooks/delivery/delivery.session.ts';
 import { DEFAULT_BATCH_SIZE } from '../src/modules/payments/webhooks/delivery/delivery.worker.ts';
 import * as queue from '../src/modules/payments/webhooks/delivery/delivery-queue.repository.ts';
+import { createOutbox } from '../src/modules/payments/webhooks/delivery/outbox.ts';
 import {
   beginSuite,
   callApi,
@@ -253,8 +254,8 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
 async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
   const handle = await openServiceDatabase(rig.databaseUrl);
   const workerPool = openWorkerPool(handle);
-  // No listener: the bench writes intents of no registration.
-  const policy = { retryScheduleSeconds: [0], listeners: [] };
+  // No listener: the bench writes intents of no registration. Nothing is woken: the drainers poll.
+  const policy = createOutbox([0], undefined, []);
   const windowStart = performance.now() + ROUND_WARMUP_S * 1000;
   const windowEnd = windowStart + settings.roundS * 1000;
   let recorded = 0;

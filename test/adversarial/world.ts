@@ -34,7 +34,7 @@ import type { Intent } from '../../src/modules/payments/intents/intents.schemas.
 import type { Seller, Wallet } from '../../src/modules/payments/wallets/wallets.schemas.ts';
 import type { WebhookDelivery } from '../../src/modules/payments/webhooks/delivery/deliveries.schemas.ts';
 import type { WebhookEndpointWithSecret } from '../../src/modules/payments/webhooks/endpoints/endpoints.schemas.ts';
-import type { PaymentEvent } from '../../src/modules/payments/webhooks/events/webhook-events.schemas.ts';
+import type { PaymentEvent } from '../../src/modules/payments/webhooks/webhook-events/webhook-events.schemas.ts';
 import type { ProjectMember } from '../../src/modules/projects/members/members.schemas.ts';
 import type { Project } from '../../src/modules/projects/projects/projects.schemas.ts';
 import type { ApiResponse, TestApp, TestUser } from '../harness.ts';

@@ -12,30 +12,35 @@ import type { DatabaseHandle } from '../../kernel/db/client.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { IntentListener, IntentListeners, PaymentsPort } from '../../kernel/payments-port.ts';
 import {
-  ORPHAN_REFUND_JOB,
+  createPaymentsPort,
   RECONCILE_JOB,
   REFUND_JOB,
-  reconcileJob,
+  RESUME_REFUND_JOB,
+  type RefundContext,
+  type RefundRoutesDeps,
   refundJob,
-  refundOrphanJob,
-} from './checkout/checkout.jobs.ts';
-import { createPaymentsPort } from './checkout/checkout.service.ts';
-import { RESUME_REFUND_JOB, type RefundContext, resumeRefundJob } from './checkout/refunds.ts';
-import { connectionRoutes } from './connections/connections.routes.ts';
-import type { PaymentsDeps } from './deps.ts';
-import { intentRoutes } from './intents/intents.routes.ts';
-import { testModeRoutes } from './intents/testmode.routes.ts';
+  refundRoutes,
+  resumeRefundJob,
+} from './checkout/index.ts';
+import { connectionRoutes, sellerRoutes } from './connections/index.ts';
+import { intentRoutes, testModeRoutes } from './intents/index.ts';
 import { providerFor } from './providers/index.ts';
-import { walletRoutes } from './wallets/wallets.routes.ts';
-import { deliveryRoutes } from './webhooks/delivery/deliveries.routes.ts';
-import { openWorkerPool } from './webhooks/delivery/delivery.session.ts';
-import { DeliveryWorker } from './webhooks/delivery/delivery.worker.ts';
-import { notifyWorkers } from './webhooks/delivery/delivery-queue.repository.ts';
-import { createOutbox, type LocalOutbox } from './webhooks/delivery/outbox.ts';
-import { endpointRoutes } from './webhooks/endpoints/endpoints.routes.ts';
-import { webhookEventRoutes } from './webhooks/events/webhook-events.routes.ts';
-import { webhookDocumentation } from './webhooks/events/webhook-payloads.ts';
-import { notificationRoutes } from './webhooks/inbound/notifications.routes.ts';
+import { walletRoutes } from './wallets/index.ts';
+import {
+  createOutbox,
+  DeliveryWorker,
+  deliveryRoutes,
+  endpointRoutes,
+  type LocalOutbox,
+  notificationRoutes,
+  notifyWorkers,
+  ORPHAN_REFUND_JOB,
+  openWorkerPool,
+  reconcileJob,
+  refundOrphanJob,
+  webhookDocumentation,
+  webhookEventRoutes,
+} from './webhooks/index.ts';
 
 /** The OpenAPI `webhooks` section: what a wallet's endpoints receive. */
 export { webhookDocumentation };
@@ -104,10 +109,15 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
     route.config = { ...route.config, module: 'payments' };
   });
   const { outbox, port, refunds } = core;
-  const deps: PaymentsDeps = { db: database.db, config, outbox, port, refunds };
+  // The refund route is also given what a refund needs; the others take the module's deps.
+  const deps: RefundRoutesDeps = { db: database.db, config, outbox, port, refunds };
+  // Registered in the order the routes (and the OpenAPI paths) have always had: the sellers list
+  // after the wallet routes, an intent's refund after the intent routes.
   await app.register(connectionRoutes, deps);
   await app.register(walletRoutes, deps);
+  await app.register(sellerRoutes, deps);
   await app.register(intentRoutes, deps);
+  await app.register(refundRoutes, deps);
   await app.register(testModeRoutes, deps);
   await app.register(endpointRoutes, deps);
   await app.register(webhookEventRoutes, deps);

@@ -4,16 +4,19 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleDeps } from '../../kernel/module.ts';
-import { emailTemplateRoutes } from './email-templates/email-templates.routes.ts';
-import { projectRoutes } from './projects/projects.routes.ts';
+import { emailTemplateRoutes } from './email-templates/index.ts';
+import { projectMemberRoutes } from './members/index.ts';
+import { projectRoutes } from './projects/index.ts';
 
 export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'projects' };
   });
   // Route plugins are registered here.
+  // Members after projects: the order of the routes (and of the OpenAPI paths) is unchanged.
   await app.register(projectRoutes, deps);
+  await app.register(projectMemberRoutes, deps);
   await app.register(emailTemplateRoutes, deps);
 };
 
-export { renderEmail } from './email-templates/email-templates.service.ts';
+export { renderEmail } from './email-templates/index.ts';

@@ -15,13 +15,16 @@ import type {
   RegistrationEventData,
   RegistrationEventType,
 } from '../../../kernel/payments-port.ts';
-import type { SellerRow } from '../connections/connections.table.ts';
-import { NoSellerCredentials, withSellerToken } from '../connections/seller-token.ts';
-import * as intentsRepo from '../intents/intents.repository.ts';
-import { recordEvent } from '../intents/intents.transitions.ts';
-import { feeMinor } from '../providers/money.ts';
-import { findOwnedWallet, findSellerOfWallet, findWallet } from '../wallets/wallets.repository.ts';
-import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
+import { findSellerOfWallet, NoSellerTokens, type SellerRow, withSellerToken } from '../connections/index.ts';
+import {
+  enqueueDeliveries,
+  findIntent,
+  insertIntent,
+  insertPaymentEvent,
+  recordEvent,
+} from '../intents/index.ts';
+import { feeMinor } from '../providers/index.ts';
+import { findOwnedWallet, findWallet } from '../wallets/index.ts';
 import { RECONCILE_JOB, REFUND_JOB } from './checkout.jobs.ts';
 import { type RefundContext, refundIntent } from './refunds.ts';
 
@@ -94,7 +97,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
           sandbox: wallet.sandbox,
         };
       } catch (error) {
-        if (error instanceof NoSellerCredentials) {
+        if (error instanceof NoSellerTokens) {
           throw conflict(
             'seller_credentials_unreadable',
             'The seller’s credentials cannot be read; connect the seller again',
@@ -105,7 +108,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
     },
 
     async checkoutIntent(db, intentId) {
-      const intent = await intentsRepo.findIntent(db, intentId);
+      const intent = await findIntent(db, intentId);
       const registrationId = intent?.metadata.registration_id;
       if (intent === undefined || typeof registrationId !== 'string') return undefined;
       return {
@@ -117,12 +120,12 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
     },
 
     async hasEnded(db, intentId) {
-      const status = (await intentsRepo.findIntent(db, intentId))?.status;
+      const status = (await findIntent(db, intentId))?.status;
       return status === 'rejected' || status === 'cancelled' || status === 'failed';
     },
 
     async recordCheckout(tx, request: CheckoutRequest, prepared) {
-      const intent = await intentsRepo.insertIntent(tx, {
+      const intent = await insertIntent(tx, {
         id: request.intentId,
         wallet_id: request.walletId,
         seller_id: request.sellerId,
@@ -154,9 +157,9 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
     },
 
     async announce(tx, type: RegistrationEventType, data: RegistrationEventData) {
-      const intent = await intentsRepo.findIntent(tx, data.intent_id);
+      const intent = await findIntent(tx, data.intent_id);
       if (intent === undefined) return;
-      const event = await intentsRepo.insertPaymentEvent(tx, {
+      const event = await insertPaymentEvent(tx, {
         id: uuidv7(),
         wallet_id: intent.wallet_id,
         intent_id: data.intent_id,

@@ -24,22 +24,36 @@
  * cannot come from a retry with another amount.
  */
 import type { Logger } from 'pino';
+import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { AppError, conflict } from '../../../kernel/http/errors.ts';
+import { serialize } from '../../../kernel/http/respond.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobHandler } from '../../../kernel/jobs/runner.ts';
 import { NO_PROVIDER_PAYMENT } from '../../../kernel/payments-port.ts';
-import { findSeller } from '../connections/connections.repository.ts';
-import { NoSellerCredentials, withSellerToken } from '../connections/seller-token.ts';
-import * as intentsRepo from '../intents/intents.repository.ts';
-import type { IntentRow } from '../intents/intents.table.ts';
-import { applyIntentStatus } from '../intents/intents.transitions.ts';
-import * as refundsRepo from '../intents/refunds.repository.ts';
-import type { IntentRefundRow } from '../intents/refunds.table.ts';
-import { type PaymentProvider, ProviderRefused, ProviderTokenRejected } from '../providers/provider.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import { findSeller, NoSellerTokens, withSellerToken } from '../connections/index.ts';
+import type { Outbox } from '../deps.ts';
+import {
+  addRefund,
+  applyIntentStatus,
+  findIntent,
+  findPendingRefund,
+  findRefund,
+  type IntentRefundRow,
+  type IntentRow,
+  insertPendingRefund,
+  letGoOfRefund,
+  lockIntent,
+  lockPendingRefund,
+  markRefundSettled,
+  recordRefundSend,
+  releaseRefund,
+  requireIntentOwner,
+  takeOverRefund,
+} from '../intents/index.ts';
+import { type PaymentProvider, ProviderRefused, ProviderTokenRejected } from '../providers/index.ts';
 
 /** What a refund needs, and every payments job with it. */
 export interface RefundContext {
@@ -90,7 +104,7 @@ export async function refundIntent(
   );
   if (conclusion.status === 'settled') return conclusion.intent;
   if (conclusion.status === 'open') throw unconfirmed(refund, conclusion.cause);
-  if (conclusion.cause instanceof NoSellerCredentials) {
+  if (conclusion.cause instanceof NoSellerTokens) {
     throw conflict(
       'no_seller_credentials',
       'The seller’s credentials are gone (revoked); refund from the Mercado Pago account',
@@ -125,7 +139,7 @@ export async function reserveRefund(
   { attemptId, leaseMs }: { attemptId: string; leaseMs: number },
 ): Promise<{ intent: IntentRow; refund: IntentRefundRow }> {
   return db.transaction(async (tx) => {
-    const intent = await intentsRepo.lockIntent(tx, intentId);
+    const intent = await lockIntent(tx, intentId);
     if (intent === undefined) throw new AppError('NOT_FOUND', 'Intent not found');
     if (intent.status !== 'succeeded') {
       throw conflict(
@@ -136,7 +150,7 @@ export async function reserveRefund(
         },
       );
     }
-    const pending = await refundsRepo.findPendingRefund(tx, intent.id);
+    const pending = await findPendingRefund(tx, intent.id);
     if (pending !== undefined) {
       throw conflict(
         'refund_in_progress',
@@ -158,7 +172,7 @@ export async function reserveRefund(
         'This intent has no provider payment to refund (a test-mode intent: move it with simulate)',
       );
     }
-    const refund = await refundsRepo.insertPendingRefund(
+    const refund = await insertPendingRefund(
       tx,
       {
         id: uuidv7(),
@@ -209,7 +223,7 @@ async function askProvider(
   const paymentId = transactionOf(intent);
   const seller = await findSeller(ctx.db, intent.seller_id);
   if (paymentId === undefined || seller === undefined) {
-    return { kind: 'undecided', error: new NoSellerCredentials(), sends: 0 };
+    return { kind: 'undecided', error: new NoSellerTokens(), sends: 0 };
   }
   let sends = 0;
   let unanswered = false;
@@ -217,7 +231,7 @@ async function askProvider(
   try {
     const made = await withSellerToken(ctx.db, ctx.config, ctx.provider, seller, async (token) => {
       const leaseMs = ctx.config.jobsLeaseMs;
-      if (!(await refundsRepo.recordRefundSend(ctx.db, refund.id, attemptId, leaseMs))) {
+      if (!(await recordRefundSend(ctx.db, refund.id, attemptId, leaseMs))) {
         throw new Superseded();
       }
       sends += 1;
@@ -261,18 +275,18 @@ async function conclude(
     case 'made':
       return { status: 'settled', intent: await settleRefund(ctx, refund, outcome.amountCents) };
     case 'refused':
-      if (await refundsRepo.releaseRefund(ctx.db, refund.id, attemptId)) {
+      if (await releaseRefund(ctx.db, refund.id, attemptId)) {
         return { status: 'released', cause: outcome.error };
       }
       return { status: 'open', cause: outcome.error };
     case 'undecided':
-      if (await refundsRepo.releaseRefund(ctx.db, refund.id, attemptId, outcome.sends)) {
+      if (await releaseRefund(ctx.db, refund.id, attemptId, outcome.sends)) {
         return { status: 'released', cause: outcome.error };
       }
-      await refundsRepo.letGoOfRefund(ctx.db, refund.id, attemptId);
+      await letGoOfRefund(ctx.db, refund.id, attemptId);
       return { status: 'open', cause: outcome.error };
     case 'unknown':
-      await refundsRepo.letGoOfRefund(ctx.db, refund.id, attemptId);
+      await letGoOfRefund(ctx.db, refund.id, attemptId);
       return { status: 'open', cause: outcome.error };
     case 'superseded':
       return { status: 'open', cause: undefined };
@@ -290,13 +304,13 @@ async function settleRefund(
 ): Promise<IntentRow> {
   const amount = givenBackOf(ctx, refund, givenBack);
   const { row, queued } = await ctx.db.transaction(async (tx) => {
-    const pending = await refundsRepo.lockPendingRefund(tx, refund.id);
+    const pending = await lockPendingRefund(tx, refund.id);
     if (pending === undefined) {
-      const now = await intentsRepo.findIntent(tx, refund.intent_id);
+      const now = await findIntent(tx, refund.intent_id);
       if (now === undefined) throw new AppError('NOT_FOUND', 'Intent not found');
       return { row: now, queued: 0 };
     }
-    const added = await intentsRepo.addRefund(tx, refund.intent_id, amount);
+    const added = await addRefund(tx, refund.intent_id, amount);
     let moved = { intent: added, queued: 0 };
     if (added.status === 'succeeded' && added.refunded_cents >= added.amount_cents) {
       // Before the refund is marked settled: the transition's listeners read its reason.
@@ -308,7 +322,7 @@ async function settleRefund(
         ctx.outbox,
       );
     }
-    await refundsRepo.markRefundSettled(tx, refund.id, amount);
+    await markRefundSettled(tx, refund.id, amount);
     return { row: moved.intent, queued: moved.queued };
   });
   if (queued > 0) ctx.outbox.wake();
@@ -351,12 +365,12 @@ function givenBackOf(ctx: RefundContext, refund: IntentRefundRow, givenBack: num
  */
 export function resumeRefundJob(ctx: RefundContext): JobHandler {
   return async (job) => {
-    const refund = await refundsRepo.findRefund(ctx.db, job.key);
+    const refund = await findRefund(ctx.db, job.key);
     if (refund?.status !== 'pending') return undefined;
-    const intent = await intentsRepo.findIntent(ctx.db, refund.intent_id);
+    const intent = await findIntent(ctx.db, refund.intent_id);
     if (intent === undefined) return undefined;
     const attemptId = uuidv7();
-    if (!(await refundsRepo.takeOverRefund(ctx.db, refund.id, attemptId, ctx.config.jobsLeaseMs))) {
+    if (!(await takeOverRefund(ctx.db, refund.id, attemptId, ctx.config.jobsLeaseMs))) {
       return { retryInSeconds: secondsUntil(refund.attempt_until) };
     }
     const conclusion = await conclude(
@@ -373,3 +387,18 @@ export function resumeRefundJob(ctx: RefundContext): JobHandler {
 
 /** Whole seconds from now to `at` (at least 1): when another attempt's hold ends. */
 const secondsUntil = (at: Date | null) => Math.max(1, Math.ceil(((at?.getTime() ?? 0) - Date.now()) / 1000));
+
+/**
+ * Refunds a succeeded intent at the provider, all that is left or `amountCents` (docs/reference/checkout.md): the
+ * owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one
+ * moves it to `refunded`. Serialised per intent (above): 409 while another is in flight.
+ */
+export async function refundAsOwner(
+  context: RefundContext,
+  intentId: string,
+  actor: Identity,
+  amountCents: number | undefined,
+) {
+  const intent = await requireIntentOwner(context.db, intentId, actor);
+  return serialize(await refundIntent(context, intent.id, { amountCents }));
+}

@@ -1,12 +1,13 @@
-/** SQL of OAuth states, collectors and OAuth sellers. */
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+/** SQL of OAuth states and sellers (collectors: `wallets/`). */
+import { and, type Column, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { type CollectorRow, collectors, wallets } from '../wallets/wallets.table.ts';
+import { ownerOfWallet } from '../wallets/index.ts';
 import { oauthStates, type SellerRow, sellers } from './connections.table.ts';
 
 export type NewOAuthState = Omit<typeof oauthStates.$inferInsert, 'expires_at'>;
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
+export type NewSeller = typeof sellers.$inferInsert;
 
 /** How long a connect link stays usable, on the database's clock (as the claim checks it). */
 const STATE_TTL = sql`now() + interval '10 minutes'`;
@@ -39,38 +40,9 @@ export async function claimOAuthState(
   return row;
 }
 
-export async function insertCollector(
-  db: Executor,
-  values: typeof collectors.$inferInsert,
-): Promise<CollectorRow> {
-  const [row] = await db.insert(collectors).values(values).returning();
-  return row!;
-}
-
 export async function insertSeller(db: Executor, values: typeof sellers.$inferInsert): Promise<SellerRow> {
   const [row] = await db.insert(sellers).values(values).returning();
   return row!;
-}
-
-/** The owner's collectors, newest first. */
-export function listCollectorsOfOwner(db: Executor, ownerId: string, window: Window) {
-  const mine = eq(collectors.owner_id, ownerId);
-  return pageOf(
-    window,
-    db
-      .select()
-      .from(collectors)
-      .where(mine)
-      .orderBy(desc(collectors.created_at), desc(collectors.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ total: countAll }).from(collectors).where(mine),
-  );
-}
-
-export async function findCollector(db: Executor, id: string): Promise<CollectorRow | undefined> {
-  const [row] = await db.select().from(collectors).where(eq(collectors.id, id)).limit(1);
-  return row;
 }
 
 /** A seller with its wallet's owner (who may revoke it). */
@@ -79,21 +51,10 @@ export async function findSellerWithWalletOwner(
   id: string,
 ): Promise<{ seller: SellerRow; walletOwnerId: string } | undefined> {
   const [row] = await db
-    .select({ seller: sellers, walletOwnerId: wallets.owner_id })
+    .select({ seller: sellers, walletOwnerId: ownerOfWallet(sellers.wallet_id) })
     .from(sellers)
-    .innerJoin(wallets, eq(wallets.id, sellers.wallet_id))
     .where(eq(sellers.id, id))
     .limit(1);
-  return row;
-}
-
-/** Revokes and erases credentials; undefined when it was already revoked (lost a race). */
-export async function revokeCollector(db: Executor, id: string): Promise<CollectorRow | undefined> {
-  const [row] = await db
-    .update(collectors)
-    .set({ revoked_at: sql`now()`, credentials: null, token_expires_at: null, updated_at: sql`now()` })
-    .where(and(eq(collectors.id, id), isNull(collectors.revoked_at)))
-    .returning();
   return row;
 }
 
@@ -137,15 +98,71 @@ export function findLiveSellersByAccount(
     .limit(10);
 }
 
-/** Stores refreshed credentials (sealed) of a live seller. */
-export async function updateSellerCredentials(
+/** Stores a live seller's refreshed provider tokens (sealed). */
+export async function updateSellerTokens(
   db: Executor,
   id: string,
-  credentials: string,
+  sealedTokens: string,
   tokenExpiresAt: Date | null,
 ): Promise<void> {
   await db
     .update(sellers)
-    .set({ credentials, token_expires_at: tokenExpiresAt, updated_at: sql`now()` })
+    .set({ credentials: sealedTokens, token_expires_at: tokenExpiresAt, updated_at: sql`now()` })
     .where(and(eq(sellers.id, id), isNull(sellers.revoked_at)));
+}
+
+/** Public columns of a seller: credentials never leave the repository. */
+const sellerColumns = {
+  id: sellers.id,
+  wallet_id: sellers.wallet_id,
+  provider: sellers.provider,
+  provider_user_id: sellers.provider_user_id,
+  created_at: sellers.created_at,
+  revoked_at: sellers.revoked_at,
+};
+export type PublicSeller = Pick<
+  SellerRow,
+  'id' | 'wallet_id' | 'provider' | 'provider_user_id' | 'created_at' | 'revoked_at'
+>;
+
+export function listSellersOfWallet(db: Executor, walletId: string, window: Window) {
+  const ofWallet = eq(sellers.wallet_id, walletId);
+  return pageOf<PublicSeller>(
+    window,
+    db
+      .select(sellerColumns)
+      .from(sellers)
+      .where(ofWallet)
+      .orderBy(desc(sellers.created_at), desc(sellers.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(sellers).where(ofWallet),
+  );
+}
+
+/** A test-mode seller (no OAuth, no credentials), answered by its public columns. */
+export async function insertTestSeller(db: Executor, values: NewSeller): Promise<PublicSeller> {
+  const [row] = await db.insert(sellers).values(values).returning(sellerColumns);
+  return row!;
+}
+
+/** A seller of this wallet (undefined when unknown or of another wallet). */
+export async function findSellerOfWallet(
+  db: Executor,
+  walletId: string,
+  sellerId: string,
+): Promise<SellerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sellers)
+    .where(and(eq(sellers.id, sellerId), eq(sellers.wallet_id, walletId)))
+    .limit(1);
+  return row;
+}
+
+/** The seller's sealed provider tokens (null for a test or revoked seller), as a value (an intent's seller). */
+export function sealedTokensOfSeller(sellerId: Column): SQL<string | null> {
+  return sql<
+    string | null
+  >`(select ${sellers.credentials} from ${sellers} where ${sellers.id} = ${sellerId})`;
 }

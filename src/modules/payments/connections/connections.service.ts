@@ -1,6 +1,6 @@
 /**
  * Provider connections (docs/reference/payments.md): the OAuth connect (authorization code with PKCE S256), its
- * callback, the caller's collectors and revocation. Tokens are sealed with SECRETS_KEY before they
+ * callback, the caller's collectors, a wallet's sellers and revocation. Tokens are sealed with SECRETS_KEY before they
  * reach the database and are never returned or logged; revocation erases them.
  */
 import { createHash } from 'node:crypto';
@@ -13,13 +13,18 @@ import { AppError, badRequest, conflict, notFound, validationError } from '../..
 import { serialize } from '../../../kernel/http/respond.ts';
 import { open, seal } from '../../../kernel/secret-box.ts';
 import { generateToken, hashToken } from '../../../kernel/tokens.ts';
-import { requireWalletOwner } from '../access.ts';
-import { providerFor } from '../providers/index.ts';
-import type { PaymentProvider } from '../providers/provider.ts';
-import type { CollectorRow } from '../wallets/wallets.table.ts';
+import { type PaymentProvider, providerFor } from '../providers/index.ts';
+import {
+  type CollectorRow,
+  findCollector,
+  insertCollector,
+  listCollectorsOfOwner,
+  requireWalletOwner,
+  revokeCollector,
+} from '../wallets/index.ts';
 import * as repo from './connections.repository.ts';
 import type { CallbackQuery, ConnectBody, RevokeBody } from './connections.schemas.ts';
-import { sealCredentials } from './credentials.ts';
+import { sealProviderTokens } from './provider-tokens.ts';
 
 export const callbackPath = (slug: string) => `/providers/${slug}/callback`;
 const redirectUriOf = (config: Config, slug: string) => `${config.publicBaseUrl}${callbackPath(slug)}`;
@@ -140,20 +145,20 @@ export async function completeCallback(
   }
 
   // 4. Store the credential, sealed.
-  const credentials = sealCredentials(key, tokens);
+  const sealedTokens = sealProviderTokens(key, tokens);
   const common = {
     id: uuidv7(),
     owner_id: state.owner_id,
     provider: provider.slug,
     provider_user_id: tokens.providerUserId,
-    credentials,
+    credentials: sealedTokens,
     token_expires_at: tokens.expiresAt,
   };
   if (state.flow === 'seller') {
     // The wallet cascade-deletes its states, so a seller state always names a wallet.
     await repo.insertSeller(db, { ...common, wallet_id: state.wallet_id! });
   } else {
-    await repo.insertCollector(db, common);
+    await insertCollector(db, common);
   }
   return appendQuery(state.final_redirect_url, {
     status: 'connected',
@@ -175,7 +180,7 @@ export function presentCollector(row: CollectorRow) {
 }
 
 export async function listCollectors(db: Executor, actor: Identity, window: Window) {
-  const page = await repo.listCollectorsOfOwner(db, actor.userId, window);
+  const page = await listCollectorsOfOwner(db, actor.userId, window);
   return { ...page, items: page.items.map(presentCollector) };
 }
 
@@ -188,7 +193,7 @@ export async function revoke(db: Executor, config: Config, slug: string, actor: 
   const provider = providerFor(slug, config);
   let credential: { provider: string; revoked_at: Date | null } | undefined;
   if (body.flow === 'collector') {
-    const collector = await repo.findCollector(db, body.id);
+    const collector = await findCollector(db, body.id);
     const isMine = collector?.provider === provider.slug && collector.owner_id === actor.userId;
     if (!isMine) throw notFound('Collector');
     credential = collector;
@@ -201,9 +206,7 @@ export async function revoke(db: Executor, config: Config, slug: string, actor: 
   const alreadyRevoked = () => conflict('already_revoked', 'The credential is already revoked');
   if (credential.revoked_at !== null) throw alreadyRevoked();
   const row =
-    body.flow === 'collector'
-      ? await repo.revokeCollector(db, body.id)
-      : await repo.revokeSeller(db, body.id);
+    body.flow === 'collector' ? await revokeCollector(db, body.id) : await repo.revokeSeller(db, body.id);
   if (row === undefined || row.revoked_at === null) throw alreadyRevoked();
   return serialize({
     id: row.id,
@@ -212,4 +215,11 @@ export async function revoke(db: Executor, config: Config, slug: string, actor: 
     provider_user_id: row.provider_user_id,
     revoked_at: row.revoked_at,
   });
+}
+
+/** The wallet's sellers, newest first; the owner only (anyone else's wallet is the 404 of an unknown id). */
+export async function listSellers(db: Executor, walletId: string, actor: Identity, window: Window) {
+  await requireWalletOwner(db, walletId, actor);
+  const page = await repo.listSellersOfWallet(db, walletId, window);
+  return { ...page, items: page.items.map(serialize) };
 }

@@ -1,6 +1,7 @@
 import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
-import { PROVIDERS, wallets } from '../wallets/wallets.table.ts';
+import { PROVIDERS } from '../providers/index.ts';
+import { wallets } from '../wallets/wallets.table.ts';
 
 export const CONNECT_FLOWS = ['collector', 'seller'] as const;
 

@@ -11,20 +11,19 @@
 import type { Config } from '../../../kernel/config.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { AppError } from '../../../kernel/http/errors.ts';
-import type { PaymentProvider } from '../providers/index.ts';
-import { ProviderTokenRejected } from '../providers/provider.ts';
+import { type PaymentProvider, ProviderTokenRejected } from '../providers/index.ts';
 import * as repo from './connections.repository.ts';
 import type { SellerRow } from './connections.table.ts';
-import { openCredentials, type ProviderCredentials, sealCredentials } from './credentials.ts';
+import { openProviderTokens, type ProviderTokenPair, sealProviderTokens } from './provider-tokens.ts';
 
 /** Tokens closer than this to their expiry are refreshed before use. */
 const REFRESH_MARGIN_MS = 7 * 86_400_000;
 
-/** The seller has no usable credentials (a test seller, revoked, or sealed with another key). */
-export class NoSellerCredentials extends Error {
+/** The seller has no usable provider tokens (a test seller, revoked, or sealed with another key). */
+export class NoSellerTokens extends Error {
   constructor() {
     super('the seller has no usable provider credentials');
-    this.name = 'NoSellerCredentials';
+    this.name = 'NoSellerTokens';
   }
 }
 
@@ -40,7 +39,7 @@ export function secretsKeyOf(config: Config): Buffer {
 
 /**
  * Runs `call` with the seller's access token, refreshing it when near expiry or refused. Throws
- * `NoSellerCredentials` when the seller has none; provider failures are 502s.
+ * `NoSellerTokens` when the seller has none; provider failures are 502s.
  */
 export async function withSellerToken<T>(
   db: Executor,
@@ -50,21 +49,17 @@ export async function withSellerToken<T>(
   call: (accessToken: string) => Promise<T>,
 ): Promise<T> {
   const key = secretsKeyOf(config);
-  let credentials = openCredentials(key, seller.credentials);
-  if (credentials === undefined) throw new NoSellerCredentials();
+  let tokens = openProviderTokens(key, seller.credentials);
+  if (tokens === undefined) throw new NoSellerTokens();
   const expiresAt = seller.token_expires_at?.getTime();
-  if (
-    expiresAt !== undefined &&
-    expiresAt - Date.now() < REFRESH_MARGIN_MS &&
-    credentials.refreshToken !== null
-  ) {
-    credentials = await refresh(db, key, provider, seller.id, credentials.accessToken);
+  if (expiresAt !== undefined && expiresAt - Date.now() < REFRESH_MARGIN_MS && tokens.refreshToken !== null) {
+    tokens = await refresh(db, key, provider, seller.id, tokens.accessToken);
   }
   try {
-    return await call(credentials.accessToken);
+    return await call(tokens.accessToken);
   } catch (error) {
     if (!(error instanceof ProviderTokenRejected)) throw error;
-    const fresh = await refresh(db, key, provider, seller.id, credentials.accessToken);
+    const fresh = await refresh(db, key, provider, seller.id, tokens.accessToken);
     try {
       return await call(fresh.accessToken);
     } catch (again) {
@@ -89,11 +84,11 @@ async function refresh(
   provider: PaymentProvider,
   sellerId: string,
   staleToken: string,
-): Promise<ProviderCredentials> {
+): Promise<ProviderTokenPair> {
   return db.transaction(async (tx) => {
     const seller = await repo.lockSeller(tx, sellerId);
-    const stored = seller?.revoked_at === null ? openCredentials(key, seller.credentials) : undefined;
-    if (stored === undefined) throw new NoSellerCredentials();
+    const stored = seller?.revoked_at === null ? openProviderTokens(key, seller.credentials) : undefined;
+    if (stored === undefined) throw new NoSellerTokens();
     if (stored.accessToken !== staleToken) return stored;
     if (stored.refreshToken === null) {
       throw new AppError(
@@ -106,7 +101,7 @@ async function refresh(
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken ?? stored.refreshToken,
     };
-    await repo.updateSellerCredentials(tx, sellerId, sealCredentials(key, next), tokens.expiresAt);
+    await repo.updateSellerTokens(tx, sellerId, sealProviderTokens(key, next), tokens.expiresAt);
     return next;
   });
 }

@@ -1,12 +1,12 @@
-/** SQL of intents and payment events. */
+/** SQL of intents and payment events (the owner's reads of events included). */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { queryRowsPrepared } from '../../../kernel/db/raw.ts';
-import { isOwnedBy } from '../wallets/wallets.repository.ts';
-import { wallets } from '../wallets/wallets.table.ts';
-import { insertDeliveries } from '../webhooks/delivery/outbox.repository.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import { queryRows, queryRowsPrepared } from '../../../kernel/db/raw.ts';
+import { sealedTokensOfSeller } from '../connections/index.ts';
+import type { Outbox } from '../deps.ts';
+import type { Provider } from '../providers/index.ts';
+import { collectorOfWallet, isOwnedBy } from '../wallets/index.ts';
 import {
   type IntentRefusal,
   type IntentRow,
@@ -122,7 +122,7 @@ export async function insertIntentWithEvent(
   ownerId: string,
   values: NewIntent,
   event: { id: string; type: string; source: string; payload: unknown },
-  policy: Pick<Outbox, 'retryScheduleSeconds'>,
+  policy: Pick<Outbox, 'deliveriesOf'>,
 ): Promise<IntentWithEventRow | undefined> {
   const [row] = await queryRowsPrepared<IntentWithEventRow>(
     db,
@@ -155,7 +155,7 @@ export async function insertIntentWithEvent(
         from intent
         returning id, wallet_id, type
       ),
-      queued as (${insertDeliveries(sql`event`, policy)})
+      queued as (${policy.deliveriesOf(sql`event`)})
       select checked.refusal, checked.collector_id,
              (extract(epoch from intent.created_at) * 1000)::float8 as created_ms,
              (select count(*)::int from queued) as queued
@@ -170,7 +170,7 @@ export async function insertIntent(db: Executor, values: NewIntent): Promise<Int
     .insert(intents)
     .values({
       ...values,
-      collector_id: sql`(select ${wallets.collector_id} from ${wallets} where ${wallets.id} = ${values.wallet_id})`,
+      collector_id: collectorOfWallet(values.wallet_id),
     })
     .returning();
   return row!;
@@ -191,4 +191,106 @@ export async function addRefund(db: Executor, id: string, amountCents: number): 
     .where(eq(intents.id, id))
     .returning();
   return row!;
+}
+
+export interface OutboxEvent {
+  id: string;
+  wallet_id: string;
+  type: string;
+}
+
+/**
+ * One pending delivery per enabled endpoint of the event's wallet that takes its type (no
+ * `event_types`: every type), first attempt due after the schedule's first delay (the statement is
+ * the webhooks' outbox's, `Outbox.deliveriesOf`). Returns how many were written.
+ */
+export async function enqueueDeliveries(
+  tx: Executor,
+  event: OutboxEvent,
+  outbox: Pick<Outbox, 'deliveriesOf'>,
+): Promise<number> {
+  const [row] = await queryRows<{ queued: number }>(
+    tx,
+    sql`
+      with queued as (${outbox.deliveriesOf(
+        sql`(values (${event.id}::uuid, ${event.wallet_id}::uuid, ${event.type}::text)) as event (id, wallet_id, type)`,
+      )})
+      select count(*)::int as queued from queued`,
+  );
+  return Number(row?.queued ?? 0);
+}
+
+export interface EventFilter {
+  type?: string | undefined;
+  intentId?: string | undefined;
+}
+
+/** The event, if its wallet is `ownerId`'s: someone else's is undefined, as an unknown id. */
+export async function findEventOfOwner(
+  db: Executor,
+  id: string,
+  ownerId: string,
+): Promise<PaymentEventRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.id, id), isOwnedBy(paymentEvents.wallet_id, ownerId)))
+    .limit(1);
+  return row;
+}
+
+/** The wallet's events, newest first (ids are time-ordered, so they break ties). */
+export function listEventsOfWallet(db: Executor, walletId: string, filter: EventFilter, window: Window) {
+  // `and` skips the undefined conditions; the wallet index (wallet_id, created_at) serves the order.
+  const where = and(
+    eq(paymentEvents.wallet_id, walletId),
+    filter.type === undefined ? undefined : eq(paymentEvents.type, filter.type),
+    filter.intentId === undefined ? undefined : eq(paymentEvents.intent_id, filter.intentId),
+  );
+  return pageOf<PaymentEventRow>(
+    window,
+    db
+      .select()
+      .from(paymentEvents)
+      .where(where)
+      .orderBy(desc(paymentEvents.created_at), desc(paymentEvents.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(paymentEvents).where(where),
+  );
+}
+
+/**
+ * Stores an event of the wallet that belongs to no intent: the one such event is `webhook.test`
+ * (its type and source are the webhooks feature's, `webhooks/endpoints/endpoints.service.ts`).
+ */
+export async function insertEventOfNoIntent(
+  tx: Executor,
+  event: { id: string; wallet_id: string; type: string; source: string; payload: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(paymentEvents).values({ ...event, intent_id: null });
+}
+
+/**
+ * The intent of `provider` whose `provider_data.transaction_id` is `transactionId`, with its
+ * seller's sealed provider tokens (null for test or revoked sellers). The expression is the one of
+ * `intents_transaction_idx`. Should several intents carry the id, the newest is the one meant.
+ */
+export async function findIntentByTransaction(
+  db: Executor,
+  provider: Provider,
+  transactionId: string,
+): Promise<{ intent: IntentRow; sealedTokens: string | null } | undefined> {
+  const [row] = await db
+    .select({ intent: intents, sealedTokens: sealedTokensOfSeller(intents.seller_id) })
+    .from(intents)
+    .where(
+      and(
+        eq(intents.provider, provider),
+        sql`(${intents.provider_data} ->> 'transaction_id') = ${transactionId}`,
+      ),
+    )
+    .orderBy(desc(intents.created_at), desc(intents.id))
+    .limit(1);
+  return row;
 }

@@ -1,7 +1,7 @@
 /** Schemas of intents and test mode (docs/reference/payments.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
-import { ProviderSlug } from '../wallets/wallets.schemas.ts';
+import { ProviderSlug } from '../wallets/index.ts';
 import { INTENT_STATUS_DETAILS, INTENT_STATUSES } from './intents.table.ts';
 
 export const IntentStatus = Type.Union(

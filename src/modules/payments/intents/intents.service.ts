@@ -4,9 +4,8 @@ import type { Database, Executor } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireWalletOwner } from '../access.ts';
-import { type RefundContext, refundIntent } from '../checkout/refunds.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import type { Outbox } from '../deps.ts';
+import { requireWalletOwner } from '../wallets/index.ts';
 import * as repo from './intents.repository.ts';
 import type { IntentRow, IntentStatus } from './intents.table.ts';
 import { applyIntentStatus } from './intents.transitions.ts';
@@ -46,19 +45,4 @@ export async function cancelIntent(db: Database, outbox: Outbox, intentId: strin
   );
   if (moved.queued > 0) outbox.wake();
   return serialize(moved.intent);
-}
-
-/**
- * Refunds a succeeded intent at the provider, all that is left or `amountCents` (docs/reference/checkout.md): the
- * owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one
- * moves it to `refunded`. Serialised per intent (`refunds.ts`): 409 while another is in flight.
- */
-export async function refund(
-  context: RefundContext,
-  intentId: string,
-  actor: Identity,
-  amountCents: number | undefined,
-) {
-  const intent = await requireIntentOwner(context.db, intentId, actor);
-  return serialize(await refundIntent(context, intent.id, { amountCents }));
 }

@@ -2,30 +2,16 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 import { sellers } from '../connections/connections.table.ts';
-import { collectors, PROVIDERS, wallets } from '../wallets/wallets.table.ts';
+import { INTENT_STATUS_DETAILS, INTENT_STATUSES, PROVIDERS } from '../providers/index.ts';
+import { collectors, wallets } from '../wallets/wallets.table.ts';
 
-export const INTENT_STATUSES = [
-  'pending',
-  'processing',
-  'succeeded',
-  'rejected',
-  'cancelled',
-  'failed',
-  'refunded',
-] as const;
-export type IntentStatus = (typeof INTENT_STATUSES)[number];
-export const INTENT_STATUS_DETAILS = [
-  'insufficient_funds',
-  'high_risk',
-  'invalid_card',
-  'card_disabled',
-  'expired_card',
-  'invalid_security_code',
-  'pending_review',
-  'expired',
-  'other',
-] as const;
-export type IntentStatusDetail = (typeof INTENT_STATUS_DETAILS)[number];
+// The status vocabulary is the providers' (what each adapter maps to); intents store it.
+export {
+  INTENT_STATUS_DETAILS,
+  INTENT_STATUSES,
+  type IntentStatus,
+  type IntentStatusDetail,
+} from '../providers/index.ts';
 
 /** Payment intents (docs/reference/payments.md). Status changes go through intents' one transition function. */
 export const intents = pgTable(

@@ -7,18 +7,17 @@
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { conflict } from '../../../kernel/http/errors.ts';
-import { enqueueDeliveries } from '../webhooks/delivery/outbox.repository.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import type { Outbox } from '../deps.ts';
 import * as repo from './intents.repository.ts';
 import { findPendingRefund } from './refunds.repository.ts';
 
 /**
- * What the transitions need of the outbox: the delivery schedule (waking the workers is the
- * caller's, after commit) and who hears a transition inside its transaction (the events module,
+ * What the transitions need of the outbox: the statement of an event's deliveries (waking the
+ * workers is the caller's, after commit) and who hears a transition inside its transaction (the events module,
  * wired in `src/flows/`). Both are required: a caller cannot leave the listeners out and silently
  * skip confirming a paid registration.
  */
-type DeliveryPolicy = Pick<Outbox, 'retryScheduleSeconds' | 'listeners'>;
+type DeliveryPolicy = Pick<Outbox, 'deliveriesOf' | 'listeners'>;
 
 /** An event written, and how many deliveries it queued (wake the workers when any). */
 export interface RecordedEvent {
@@ -110,7 +109,7 @@ export async function recordEvent(
     source,
     payload: { ...eventPayload(id, intent) },
   });
-  return { event, queued: await enqueueDeliveries(tx, event, policy) };
+  return { event, queued: await repo.enqueueDeliveries(tx, event, policy) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { AppError } from '../../../kernel/http/errors.ts';
 import { created, ok } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import type { PaymentsDeps } from '../deps.ts';
-import { SELLER_EXAMPLE, Seller } from '../wallets/wallets.schemas.ts';
+import { SELLER_EXAMPLE, Seller } from '../wallets/index.ts';
 import {
   CreateTestIntentBody,
   CreateTestSellerBody,

@@ -5,9 +5,9 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireWalletOwner } from '../access.ts';
-import * as walletsRepo from '../wallets/wallets.repository.ts';
-import type { Outbox } from '../webhooks/delivery/outbox.ts';
+import { insertTestSeller } from '../connections/index.ts';
+import type { Outbox } from '../deps.ts';
+import { requireWalletOwner } from '../wallets/index.ts';
 import type { CreateTestIntentBody, CreateTestSellerBody, SimulateBody } from './intents.schemas.ts';
 import { requireIntentOwner } from './intents.service.ts';
 import type { IntentRefusal } from './intents.table.ts';
@@ -15,7 +15,7 @@ import { applyIntentStatus, createIntent } from './intents.transitions.ts';
 
 export async function createTestSeller(db: Database, actor: Identity, body: CreateTestSellerBody) {
   await requireWalletOwner(db, body.wallet_id, actor);
-  const seller = await walletsRepo.insertSeller(db, {
+  const seller = await insertTestSeller(db, {
     id: uuidv7(),
     wallet_id: body.wallet_id,
     owner_id: actor.userId,

@@ -10,7 +10,6 @@ import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { checkAuth } from '../../../../test/auth-check.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { AppError } from '../../../kernel/http/errors.ts';
-import { requireWalletOwner } from '../access.ts';
 import { sellers } from '../connections/connections.table.ts';
 import {
   expectHiddenFrom,
@@ -24,7 +23,9 @@ import {
   UUID_V7,
   usePaymentsTeam,
 } from '../payments.fixtures.ts';
+import { requireWalletOwner } from '../wallets/index.ts';
 import type { Seller, Wallet } from '../wallets/wallets.schemas.ts';
+import { createOutbox } from '../webhooks/delivery/outbox.ts';
 import type { Intent } from './intents.schemas.ts';
 import type { NewIntent } from './intents.table.ts';
 import { createIntent as createIntentInOneStatement } from './intents.transitions.ts';
@@ -132,7 +133,7 @@ describe('test mode', () => {
   it('decides whose wallet it is exactly as requireWalletOwner does (one-statement guard)', async () => {
     const { t, owner, outsider } = team();
     const { wallet: w, seller: s } = await walletWithSeller(owner);
-    const policy = { retryScheduleSeconds: [60], listeners: [] };
+    const policy = createOutbox([60], undefined, []);
     for (const caller of [owner, outsider]) {
       for (const walletId of [w.id, UNKNOWN_ID]) {
         const guard = await requireWalletOwner(t.db, walletId, {

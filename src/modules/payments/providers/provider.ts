@@ -5,8 +5,7 @@
  * whose message never carries a token or the provider's response body.
  */
 import { AppError } from '../../../kernel/http/errors.ts';
-import type { IntentStatus, IntentStatusDetail } from '../intents/intents.table.ts';
-import type { Provider } from '../wallets/wallets.table.ts';
+import type { IntentStatus, IntentStatusDetail, Provider } from './vocabulary.ts';
 
 export interface AuthorizeInput {
   state: string;

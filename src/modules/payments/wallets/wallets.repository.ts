@@ -1,12 +1,10 @@
-/** SQL of wallets, their collector binding and their sellers. */
-import { and, type Column, desc, eq, type SQL, sql } from 'drizzle-orm';
+/** SQL of wallets, their collectors and the collector binding (sellers: `connections/`). */
+import { and, type Column, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { type SellerRow, sellers } from '../connections/connections.table.ts';
 import { type CollectorRow, collectors, type WalletRow, wallets } from './wallets.table.ts';
 
 export type NewWallet = typeof wallets.$inferInsert;
-export type NewSeller = typeof sellers.$inferInsert;
 export type WalletPatch = { sandbox?: boolean; fee_bps?: number; collector_id?: string | null };
 
 export async function insertWallet(db: Executor, values: NewWallet): Promise<WalletRow> {
@@ -44,52 +42,48 @@ export async function findCollector(db: Executor, id: string): Promise<Collector
   return row;
 }
 
-/** Public columns of a seller: credentials never leave the repository. */
-const sellerColumns = {
-  id: sellers.id,
-  wallet_id: sellers.wallet_id,
-  provider: sellers.provider,
-  provider_user_id: sellers.provider_user_id,
-  created_at: sellers.created_at,
-  revoked_at: sellers.revoked_at,
-};
-export type PublicSeller = Pick<
-  SellerRow,
-  'id' | 'wallet_id' | 'provider' | 'provider_user_id' | 'created_at' | 'revoked_at'
->;
-
-export function listSellersOfWallet(db: Executor, walletId: string, window: Window) {
-  const ofWallet = eq(sellers.wallet_id, walletId);
-  return pageOf<PublicSeller>(
-    window,
-    db
-      .select(sellerColumns)
-      .from(sellers)
-      .where(ofWallet)
-      .orderBy(desc(sellers.created_at), desc(sellers.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ total: countAll }).from(sellers).where(ofWallet),
-  );
-}
-
-export async function insertSeller(db: Executor, values: NewSeller): Promise<PublicSeller> {
-  const [row] = await db.insert(sellers).values(values).returning(sellerColumns);
+export async function insertCollector(
+  db: Executor,
+  values: typeof collectors.$inferInsert,
+): Promise<CollectorRow> {
+  const [row] = await db.insert(collectors).values(values).returning();
   return row!;
 }
 
-/** A seller of this wallet (undefined when unknown or of another wallet). */
-export async function findSellerOfWallet(
-  db: Executor,
-  walletId: string,
-  sellerId: string,
-): Promise<SellerRow | undefined> {
+/** The owner's collectors, newest first. */
+export function listCollectorsOfOwner(db: Executor, ownerId: string, window: Window) {
+  const mine = eq(collectors.owner_id, ownerId);
+  return pageOf(
+    window,
+    db
+      .select()
+      .from(collectors)
+      .where(mine)
+      .orderBy(desc(collectors.created_at), desc(collectors.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ total: countAll }).from(collectors).where(mine),
+  );
+}
+
+/** Revokes and erases credentials; undefined when it was already revoked (lost a race). */
+export async function revokeCollector(db: Executor, id: string): Promise<CollectorRow | undefined> {
   const [row] = await db
-    .select()
-    .from(sellers)
-    .where(and(eq(sellers.id, sellerId), eq(sellers.wallet_id, walletId)))
-    .limit(1);
+    .update(collectors)
+    .set({ revoked_at: sql`now()`, credentials: null, token_expires_at: null, updated_at: sql`now()` })
+    .where(and(eq(collectors.id, id), isNull(collectors.revoked_at)))
+    .returning();
   return row;
+}
+
+/** The collector bound to the wallet when the statement runs, as a value (an intent's `collector_id`). */
+export function collectorOfWallet(walletId: string): SQL {
+  return sql`(select ${wallets.collector_id} from ${wallets} where ${wallets.id} = ${walletId})`;
+}
+
+/** The owner of the row's wallet (`walletId`, its `wallet_id` column), as a value. */
+export function ownerOfWallet(walletId: Column): SQL<string> {
+  return sql<string>`(select ${wallets.owner_id} from ${wallets} where ${wallets.id} = ${walletId})`;
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Routes of docs/reference/payments.md (wallets, collector binding, sellers). The OAuth routes live apart. */
+/** Routes of docs/reference/payments.md (wallets, collector binding). The OAuth routes and the sellers list live in connections/. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, ok, pageWindow, paginated } from '../../../kernel/http/respond.ts';
@@ -14,8 +14,6 @@ import type { PaymentsDeps } from '../deps.ts';
 import {
   BindCollectorBody,
   CreateWalletBody,
-  SELLER_EXAMPLE,
-  Seller,
   SetFeeBody,
   SetSandboxBody,
   WALLET_EXAMPLE,
@@ -177,31 +175,5 @@ export const walletRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app,
     },
     async (request) =>
       ok(request, await wallets.unbindCollector(db, request.params.wallet_id, actorOf(request))),
-  );
-
-  app.get(
-    '/wallets/:wallet_id/sellers',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        operationId: 'listWalletSellers',
-        summary: 'List the wallet’s sellers',
-        description:
-          'The owner only (anyone else gets the 404 of an unknown id). Newest first; revoked sellers ' +
-          'included; credentials never shown.',
-        params: walletParams,
-        querystring: PageQuerySchema,
-        response: {
-          200: listEnvelope(Seller, SELLER_EXAMPLE, 'payments'),
-          ...errorResponses(400, 401, 404),
-        },
-      },
-    },
-    async (request) =>
-      paginated(
-        request,
-        await wallets.listSellers(db, request.params.wallet_id, actorOf(request), pageWindow(request.query)),
-      ),
   );
 };

@@ -1,7 +1,7 @@
 /** Schemas of wallets, their collector binding and their sellers (docs/reference/payments.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
-import { PROVIDERS } from './wallets.table.ts';
+import { PROVIDERS } from '../providers/index.ts';
 
 /** An `enum` rather than a union of literals: a union of one is an `anyOf` of one in the document. */
 export const ProviderSlug = Type.Unsafe<(typeof PROVIDERS)[number]>({

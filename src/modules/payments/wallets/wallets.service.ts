@@ -1,4 +1,4 @@
-/** Wallets: creation, the caller's wallets, sandbox flag, fee, collector binding and sellers. */
+/** Wallets: creation, the caller's wallets, sandbox flag, fee and collector binding. */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
@@ -6,7 +6,7 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireWalletOwner } from '../access.ts';
+import { requireWalletOwner } from './wallets.access.ts';
 import * as repo from './wallets.repository.ts';
 import type { BindCollectorBody, CreateWalletBody, SetFeeBody, SetSandboxBody } from './wallets.schemas.ts';
 
@@ -60,10 +60,4 @@ export async function bindCollector(
 export async function unbindCollector(db: Database, walletId: string, actor: Identity) {
   await requireWalletOwner(db, walletId, actor);
   return serialize(await repo.updateWallet(db, walletId, { collector_id: null }));
-}
-
-export async function listSellers(db: Database, walletId: string, actor: Identity, window: Window) {
-  await requireWalletOwner(db, walletId, actor);
-  const page = await repo.listSellersOfWallet(db, walletId, window);
-  return { ...page, items: page.items.map(serialize) };
 }

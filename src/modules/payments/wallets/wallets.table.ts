@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
+import { PROVIDERS } from '../providers/index.ts';
 
 export const wallets = pgTable(
   'wallets',
@@ -21,10 +22,6 @@ export const wallets = pgTable(
 );
 
 export type WalletRow = typeof wallets.$inferSelect;
-
-export const PROVIDERS = ['mercadopago'] as const;
-
-export type Provider = (typeof PROVIDERS)[number];
 
 /**
  * Provider accounts that receive funds (docs/reference/payments.md), bound after an OAuth connect. Credentials

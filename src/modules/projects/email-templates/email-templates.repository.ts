@@ -1,7 +1,6 @@
 /** SQL of e-mail template overrides (one row per project and kind; no row: the default applies). */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
-import { projects } from '../projects/projects.table.ts';
 import { type EmailTemplateKind, type EmailTemplateRow, emailTemplates } from './email-templates.table.ts';
 
 export async function findOverrides(db: Executor, projectId: string): Promise<EmailTemplateRow[]> {
@@ -54,13 +53,4 @@ export async function deleteOverride(
     .where(and(eq(emailTemplates.project_id, projectId), eq(emailTemplates.kind, kind)))
     .returning({ kind: emailTemplates.kind });
   return rows.length > 0;
-}
-
-export async function findProjectName(db: Executor, projectId: string): Promise<string | undefined> {
-  const rows = await db
-    .select({ name: projects.name })
-    .from(projects)
-    .where(eq(projects.id, projectId))
-    .limit(1);
-  return rows[0]?.name;
 }

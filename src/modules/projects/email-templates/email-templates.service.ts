@@ -9,7 +9,7 @@ import type { Database, Executor } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
-import { requireProjectRole } from '../access.ts';
+import { findProjectName, requireProjectRole } from '../projects/index.ts';
 import { DEFAULT_TEMPLATES, sampleValues } from './email-templates.defaults.ts';
 import {
   checkVariables,
@@ -131,7 +131,7 @@ export async function renderEmail(
   projectId: string,
   variables: Variables,
 ): Promise<RenderedEmail> {
-  const projectName = await repo.findProjectName(db, projectId);
+  const projectName = await findProjectName(db, projectId);
   if (projectName === undefined) throw notFound('Project');
   checkVariables(kind, variables);
   if (variables.action_url === undefined || variables.action_url === '') {

@@ -12,9 +12,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TEST_DATABASE_URL } from '../../../../test/database.ts';
 import type { ApiResponse, TestUser } from '../../../../test/harness.ts';
-import type { Empty } from '../projects/projects.schemas.ts';
 import { projectFixtures, useProjectTeam } from '../projects.fixtures.ts';
-import type { ProjectMember } from './members.schemas.ts';
+import type { Empty, ProjectMember } from './members.schemas.ts';
 
 const skip = TEST_DATABASE_URL
   ? false

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { expectError } from '../../../../test/assertions.ts';
 import { checkAuth } from '../../../../test/auth-check.ts';
-import type { Empty, Project } from '../projects/projects.schemas.ts';
+import type { Project } from '../projects/projects.schemas.ts';
 import { projectFixtures, UNKNOWN_ID, useProjectTeam } from '../projects.fixtures.ts';
+import type { Empty } from './members.schemas.ts';
 
 describe('project members: remove', () => {
   const team = useProjectTeam();

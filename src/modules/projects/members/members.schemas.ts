@@ -1,11 +1,11 @@
 /** Schemas of project members (docs/reference/projects.md): one source for validation, handler types and OpenAPI. */
-import type { Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
-import { ProjectRole } from '../projects/projects.schemas.ts';
+import { ProjectRoleSchema } from '../projects/index.ts';
 
 /** The member, its example, and the add and remove bodies. */
 export const projectMemberSchemas = memberSchemas({
-  role: ProjectRole,
+  role: ProjectRoleSchema,
   addableRoles: ['member', 'admin'],
   emailField: 'actor_email',
   addEmailDescription:
@@ -16,3 +16,7 @@ export const projectMemberSchemas = memberSchemas({
 
 export type ProjectMember = Static<typeof projectMemberSchemas.Member>;
 export type AddProjectMemberBody = Static<typeof projectMemberSchemas.AddBody>;
+
+/** The `data` of a removal: exactly `{}` (docs/reference/projects.md). */
+export const Empty = Type.Object({}, { additionalProperties: false });
+export type Empty = Static<typeof Empty>;

@@ -6,9 +6,7 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { membership } from '../../../kernel/membership/membership.service.ts';
-import { requireProjectRole } from '../access.ts';
-import type { ProjectRole } from '../projects/projects.table.ts';
-import { projectMembersRepository } from './members.repository.ts';
+import { type ProjectRole, projectMembersRepository, requireProjectRole } from '../projects/index.ts';
 import type { AddProjectMemberBody } from './members.schemas.ts';
 
 const members = membership<ProjectRole>({

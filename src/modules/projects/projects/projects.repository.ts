@@ -1,4 +1,4 @@
-/** SQL of projects (members: `members/members.repository.ts`). */
+/** SQL of projects (memberships: `project-members.repository.ts`). */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
@@ -55,4 +55,14 @@ export function listProjectsOfUser(db: Executor, userId: string, window: Window)
       .offset(window.offset),
     db.select({ total: countAll }).from(projectMembers).where(mine),
   );
+}
+
+/** The project's name, for other features that show it (e-mail templates' sample values). */
+export async function findProjectName(db: Executor, projectId: string): Promise<string | undefined> {
+  const rows = await db
+    .select({ name: projects.name })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .limit(1);
+  return rows[0]?.name;
 }

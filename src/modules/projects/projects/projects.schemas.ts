@@ -1,4 +1,4 @@
-/** Schemas of projects and their members (docs/reference/projects.md): validation, handler types and OpenAPI. */
+/** Schemas of projects (docs/reference/projects.md; members: `members/members.schemas.ts`): validation, handler types and OpenAPI. */
 import { type Static, Type } from 'typebox';
 import { DateTime, Name, Slug, Uuid } from '../../../kernel/http/schemas.ts';
 
@@ -38,10 +38,4 @@ export const PROJECT_EXAMPLE = {
   updated_at: '2026-11-22T10:00:00.000Z',
 };
 
-// ---------- members ----------
-
-/** The `data` of a removal: exactly `{}` (docs/reference/projects.md and docs/reference/projects.md). */
-export const Empty = Type.Object({}, { additionalProperties: false });
-
 export type MyProject = Static<typeof MyProject>;
-export type Empty = Static<typeof Empty>;

@@ -5,8 +5,8 @@ import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireProjectRole } from '../access.ts';
-import { projectMembersRepository } from '../members/members.repository.ts';
+import { projectMembersRepository } from './project-members.repository.ts';
+import { requireProjectRole } from './projects.access.ts';
 import * as repo from './projects.repository.ts';
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas.ts';
 

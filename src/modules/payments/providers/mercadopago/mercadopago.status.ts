@@ -3,8 +3,9 @@
  * An unknown status maps to `processing`: it is not final, so a later, known notification can still
  * move the intent, whereas guessing a final status could freeze it wrongly.
  */
-import type { IntentStatus, IntentStatusDetail } from '../../intents/intents.table.ts';
+
 import type { MappedStatus } from '../provider.ts';
+import type { IntentStatus, IntentStatusDetail } from '../vocabulary.ts';
 
 const STATUS: Record<string, IntentStatus> = {
   approved: 'succeeded',

@@ -3,11 +3,11 @@
  * worker's own SQL (claims, results) is in delivery-queue.repository.ts; the lease columns
  * (`claim_id`, `leased_until`) are never selected here for display.
  */
-import { and, asc, desc, eq, exists, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, not, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../../kernel/db/paging.ts';
-import { isOwnedBy } from '../../wallets/wallets.repository.ts';
-import { webhookEndpoints } from '../endpoints/endpoints.table.ts';
+import { isOwnedBy } from '../../wallets/index.ts';
+import { endpointEnabledOf, isEndpointEnabled } from '../endpoints/index.ts';
 import {
   type DeliveryStatus,
   type WebhookAttemptRow,
@@ -127,17 +127,7 @@ export function retryDelivery(db: Database, id: string): Promise<DeliveryView | 
         and(
           eq(webhookDeliveries.id, id),
           not(isLeased),
-          exists(
-            tx
-              .select({ one: sql`1` })
-              .from(webhookEndpoints)
-              .where(
-                and(
-                  eq(webhookEndpoints.id, webhookDeliveries.endpoint_id),
-                  eq(webhookEndpoints.enabled, true),
-                ),
-              ),
-          ),
+          isEndpointEnabled(tx, webhookDeliveries.endpoint_id),
         ),
       )
       .returning(deliveryColumns);
@@ -152,9 +142,11 @@ export async function findRetryBlockers(
   id: string,
 ): Promise<{ isInFlight: boolean; isEndpointEnabled: boolean } | undefined> {
   const [row] = await db
-    .select({ isLeased: sql<boolean>`${isLeased}`, enabled: webhookEndpoints.enabled })
+    .select({
+      isLeased: sql<boolean>`${isLeased}`,
+      enabled: endpointEnabledOf(webhookDeliveries.endpoint_id),
+    })
     .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
     .where(eq(webhookDeliveries.id, id))
     .limit(1);
   return row === undefined ? undefined : { isInFlight: row.isLeased, isEndpointEnabled: row.enabled };

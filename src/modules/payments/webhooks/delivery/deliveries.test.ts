@@ -27,7 +27,7 @@ import {
 } from '../../payments.fixtures.ts';
 import type { Wallet } from '../../wallets/wallets.schemas.ts';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../endpoints/endpoints.schemas.ts';
-import type { PaymentEvent } from '../events/webhook-events.schemas.ts';
+import type { PaymentEvent } from '../webhook-events/webhook-events.schemas.ts';
 import type { WebhookAttempt, WebhookDelivery } from './deliveries.schemas.ts';
 import { webhookDeliveries } from './delivery.table.ts';
 

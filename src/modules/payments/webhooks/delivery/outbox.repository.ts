@@ -1,36 +1,9 @@
-/** SQL of the outbox: the deliveries an event owes, written in the event's own transaction. */
-import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../../../kernel/db/client.ts';
-import { queryRows } from '../../../../kernel/db/raw.ts';
-import type { Outbox } from './outbox.ts';
-
-export interface OutboxEvent {
-  id: string;
-  wallet_id: string;
-  type: string;
-}
-
 /**
- * One pending delivery per enabled endpoint of the event's wallet that takes its type (no
- * `event_types`: every type), first attempt due after the schedule's first delay. Returns how
- * many were written.
+ * SQL of the outbox: the deliveries an event owes, written in the event's own transaction. The
+ * writers of events (intents) get this statement through `Outbox.deliveriesOf` (deps.ts).
  */
-export async function enqueueDeliveries(
-  tx: Executor,
-  event: OutboxEvent,
-  outbox: Pick<Outbox, 'retryScheduleSeconds'>,
-): Promise<number> {
-  const [row] = await queryRows<{ queued: number }>(
-    tx,
-    sql`
-      with queued as (${insertDeliveries(
-        sql`(values (${event.id}::uuid, ${event.wallet_id}::uuid, ${event.type}::text)) as event (id, wallet_id, type)`,
-        outbox,
-      )})
-      select count(*)::int as queued from queued`,
-  );
-  return Number(row?.queued ?? 0);
-}
+import { type SQL, sql } from 'drizzle-orm';
+import type { Outbox } from '../../deps.ts';
 
 /**
  * The outbox statement: `insert … returning 1` of the deliveries owed by `events`, a FROM item

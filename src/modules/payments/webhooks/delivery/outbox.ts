@@ -14,25 +14,17 @@
  */
 
 import type { IntentListener } from '../../../../kernel/payments-port.ts';
+import type { Outbox } from '../../deps.ts';
 import { DEFAULT_CLAIM_INTERVAL_MS, Pacer } from './delivery.pacing.ts';
+import { insertDeliveries } from './outbox.repository.ts';
+
+export type { Outbox };
 
 /** The notification channel every delivery worker listens on. */
 export const DELIVERY_CHANNEL = 'convene_webhook_deliveries';
 
 /** The shortest time between two notifications to other processes: the workers' claim interval. */
 const NOTIFY_INTERVAL_MS = DEFAULT_CLAIM_INTERVAL_MS;
-
-/**
- * What writers of events need: the delay before the first attempt, the wake-up, and who hears an
- * intent's transition inside its transaction (wired once in `src/flows/`, given to
- * `createPaymentsCore`).
- */
-export interface Outbox {
-  retryScheduleSeconds: readonly number[];
-  readonly listeners: readonly IntentListener[];
-  /** Call after committing a transaction that queued deliveries. */
-  wake(): void;
-}
 
 export interface LocalOutbox extends Outbox {
   /** Subscribes a worker of this process to wake-ups; returns the unsubscribe. */
@@ -59,6 +51,7 @@ export function createOutbox(
   return {
     retryScheduleSeconds,
     listeners,
+    deliveriesOf: (events) => insertDeliveries(events, { retryScheduleSeconds }),
     wake() {
       for (const listener of wakeListeners) listener();
       if (notifyOthers !== undefined && !pacer.defer(notify)) notify();

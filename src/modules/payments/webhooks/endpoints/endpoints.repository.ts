@@ -1,9 +1,9 @@
 /** SQL of webhook endpoints. The sealed secrets never leave this file except through `findSecrets`. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, exists, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../../kernel/db/paging.ts';
 import { queryRows } from '../../../../kernel/db/raw.ts';
-import { isOwnedBy } from '../../wallets/wallets.repository.ts';
+import { isOwnedBy } from '../../wallets/index.ts';
 import { type WebhookEndpointRow, webhookEndpoints } from './endpoints.table.ts';
 
 export type NewEndpoint = typeof webhookEndpoints.$inferInsert;
@@ -143,4 +143,22 @@ export async function findEndpointHealth(db: Executor, id: string): Promise<Endp
         from webhook_endpoints where id = ${id}::uuid`,
   );
   return row;
+}
+
+/**
+ * The condition "the row's endpoint (`endpointId`) is enabled", for the deliveries' repository
+ * (a manual retry makes a delivery due only then; the condition sits in its UPDATE).
+ */
+export function isEndpointEnabled(db: Executor, endpointId: Column): SQL {
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true))),
+  );
+}
+
+/** Whether the row's endpoint (`endpointId`) is enabled, as a value (why a retry matched nothing). */
+export function endpointEnabledOf(endpointId: Column): SQL<boolean> {
+  return sql<boolean>`(select ${webhookEndpoints.enabled} from ${webhookEndpoints} where ${webhookEndpoints.id} = ${endpointId})`;
 }

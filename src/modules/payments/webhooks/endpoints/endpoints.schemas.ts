@@ -1,7 +1,7 @@
 /** Schemas of webhook endpoints (docs/reference/webhooks.md). The secret appears only in the create/rotate answers. */
 import { type Static, Type } from 'typebox';
 import { DateTime, HttpUrl, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
-import { INTENT_STATUSES } from '../../intents/intents.table.ts';
+import { INTENT_STATUSES } from '../../intents/index.ts';
 
 /** The event types a subscriber may pick: one per intent status, and the paid registrations' (docs/reference/checkout.md). */
 export const WEBHOOK_EVENT_TYPES = [

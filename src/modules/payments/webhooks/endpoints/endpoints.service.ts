@@ -13,11 +13,11 @@ import { serialize } from '../../../../kernel/http/respond.ts';
 import { assertPublicUrl } from '../../../../kernel/net/private-address.ts';
 import { seal } from '../../../../kernel/secret-box.ts';
 import { newWebhookSecret } from '../../../../kernel/webhook-signature.ts';
-import { requireWalletOwner } from '../../access.ts';
-import { insertDueDelivery } from '../delivery/deliveries.repository.ts';
-import type { Outbox } from '../delivery/outbox.ts';
-import { insertTestEvent } from '../events/webhook-events.repository.ts';
-import { TEST_MESSAGE } from '../events/webhook-payloads.ts';
+import type { Outbox } from '../../deps.ts';
+import { insertEventOfNoIntent } from '../../intents/index.ts';
+import { requireWalletOwner } from '../../wallets/index.ts';
+import { insertDueDelivery } from '../delivery/index.ts';
+import { TEST_MESSAGE, WEBHOOK_TEST_TYPE } from '../webhook-events/webhook-payloads.ts';
 import * as repo from './endpoints.repository.ts';
 import type { CreateEndpointBody, UpdateEndpointBody } from './endpoints.schemas.ts';
 
@@ -168,9 +168,11 @@ export async function sendTestEvent(
       );
     }
     const eventId = uuidv7();
-    await insertTestEvent(tx, {
+    await insertEventOfNoIntent(tx, {
       id: eventId,
       wallet_id: endpoint.wallet_id,
+      type: WEBHOOK_TEST_TYPE,
+      source: 'test',
       payload: {
         event_id: eventId,
         wallet_id: endpoint.wallet_id,

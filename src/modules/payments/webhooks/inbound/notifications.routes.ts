@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../../../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope, errorResponses } from '../../../../kernel/http/schemas.ts';
-import { ProviderParams } from '../../connections/connections.schemas.ts';
+import { ProviderParams } from '../../connections/index.ts';
 import type { PaymentsDeps } from '../../deps.ts';
 import {
   NOTIFICATION_RECEIPT_EXAMPLE,

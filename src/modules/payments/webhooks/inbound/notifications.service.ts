@@ -13,20 +13,29 @@ import type { Database } from '../../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../../kernel/db/ids.ts';
 import { AppError } from '../../../../kernel/http/errors.ts';
 import { scheduleJob } from '../../../../kernel/jobs/jobs.repository.ts';
-import { findLiveSellersByAccount, findSeller } from '../../connections/connections.repository.ts';
-import type { SellerRow } from '../../connections/connections.table.ts';
-import { NoSellerCredentials, withSellerToken } from '../../connections/seller-token.ts';
-import * as intentsRepo from '../../intents/intents.repository.ts';
-import type { IntentRow } from '../../intents/intents.table.ts';
-import { applyIntentStatus, canTransition, type StatusChange } from '../../intents/intents.transitions.ts';
-import { providerFor } from '../../providers/index.ts';
-import type {
-  InboundNotification,
-  PaymentProvider,
-  ProviderNotification,
-  ProviderPayment,
-} from '../../providers/provider.ts';
-import type { Outbox } from '../delivery/outbox.ts';
+import {
+  findLiveSellersByAccount,
+  findSeller,
+  NoSellerTokens,
+  type SellerRow,
+  withSellerToken,
+} from '../../connections/index.ts';
+import type { Outbox } from '../../deps.ts';
+import {
+  applyIntentStatus,
+  canTransition,
+  findIntent,
+  findIntentByTransaction,
+  type IntentRow,
+  type StatusChange,
+} from '../../intents/index.ts';
+import {
+  type InboundNotification,
+  type PaymentProvider,
+  type ProviderNotification,
+  type ProviderPayment,
+  providerFor,
+} from '../../providers/index.ts';
 import * as repo from './notifications.repository.ts';
 import type { NotificationOutcome } from './notifications.table.ts';
 
@@ -138,11 +147,11 @@ async function locatePayment(
         provider.fetchPayment(token, paymentId),
       );
     } catch (error) {
-      if (error instanceof NoSellerCredentials) return null;
+      if (error instanceof NoSellerTokens) return null;
       throw error;
     }
   };
-  const known = await repo.findIntentByTransaction(db, provider.slug, paymentId);
+  const known = await findIntentByTransaction(db, provider.slug, paymentId);
   if (known !== undefined) {
     const seller = await findSeller(db, known.intent.seller_id);
     const payment = seller === undefined ? null : await fetchWith(seller);
@@ -169,8 +178,7 @@ async function locatePayment(
     return { unmatched: 'the account’s seller has no usable credentials', intentId: null };
   if (payment === undefined) return { unmatched: 'the provider does not know this payment', intentId: null };
   const reference = payment.externalReference;
-  const intent =
-    reference !== null && UUID.test(reference) ? await intentsRepo.findIntent(db, reference) : undefined;
+  const intent = reference !== null && UUID.test(reference) ? await findIntent(db, reference) : undefined;
   if (intent === undefined) {
     return { unmatched: 'the payment’s external reference names no intent', intentId: null };
   }
@@ -266,7 +274,7 @@ export async function settleNotification(
     } catch (error) {
       const isLostRace = error instanceof AppError && error.code === 'CONFLICT';
       if (!isLostRace || attempt >= MAX_SETTLE_ATTEMPTS) throw error;
-      const now = await intentsRepo.findIntent(db, current.id);
+      const now = await findIntent(db, current.id);
       if (now === undefined) throw error;
       current = now;
     }

@@ -18,6 +18,7 @@ import type { Intent } from '../../intents/intents.schemas.ts';
 import { connectSeller, UUID_V7 } from '../../payments.fixtures.ts';
 import type { Seller } from '../../wallets/wallets.schemas.ts';
 import { webhookDeliveries } from '../delivery/delivery.table.ts';
+import { createOutbox } from '../delivery/outbox.ts';
 import {
   newPaymentId,
   notificationBody,
@@ -29,7 +30,7 @@ import type { NotificationReceipt } from './notifications.schemas.ts';
 import { settleNotification } from './notifications.service.ts';
 import { providerNotifications } from './notifications.table.ts';
 
-const POLICY = { retryScheduleSeconds: [0], listeners: [], wake: () => {} };
+const POLICY = createOutbox([0], undefined, []);
 
 describe('POST /webhooks/{provider}: outcomes', () => {
   const bench = useNotificationsBench();

@@ -4,12 +4,12 @@
  * Roles rank owner > admin > member. Authorization comes before any state check.
  */
 
-import type { Identity } from '../../kernel/auth/identity.ts';
-import { requireRole } from '../../kernel/auth/roles.ts';
-import type { Executor } from '../../kernel/db/client.ts';
-import { notFound } from '../../kernel/http/errors.ts';
-import { findProjectWithRole } from './projects/projects.repository.ts';
-import { PROJECT_ROLES, type ProjectRole, type ProjectRow } from './projects/projects.table.ts';
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import { requireRole } from '../../../kernel/auth/roles.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { notFound } from '../../../kernel/http/errors.ts';
+import { findProjectWithRole } from './projects.repository.ts';
+import { PROJECT_ROLES, type ProjectRole, type ProjectRow } from './projects.table.ts';
 
 export async function requireProjectRole(
   db: Executor,

@@ -5,11 +5,11 @@
  * does not exist, never a 403 that would confirm it exists. Ownership is decided in the query that
  * finds the row, before any state is looked at, so both cases take the same single lookup.
  */
-import type { Identity } from '../../kernel/auth/identity.ts';
-import type { Executor } from '../../kernel/db/client.ts';
-import { notFound } from '../../kernel/http/errors.ts';
-import { findOwnedWallet } from './wallets/wallets.repository.ts';
-import type { WalletRow } from './wallets/wallets.table.ts';
+import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
+import { notFound } from '../../../kernel/http/errors.ts';
+import { findOwnedWallet } from './wallets.repository.ts';
+import type { WalletRow } from './wallets.table.ts';
 
 /** The caller's wallet; anyone else's is `Wallet not found`, exactly as an unknown id. */
 export async function requireWalletOwner(

@@ -7,7 +7,7 @@
 import { type TSchema, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
 import { RegistrationEventData } from '../../../../kernel/payments-port.ts';
-import { INTENT_STATUS_DETAILS, INTENT_STATUSES } from '../../intents/intents.table.ts';
+import { INTENT_STATUS_DETAILS, INTENT_STATUSES } from '../../intents/index.ts';
 import { WEBHOOK_EVENT_TYPES } from '../endpoints/endpoints.schemas.ts';
 import { PAYMENT_EVENT_EXAMPLE } from './webhook-events.schemas.ts';
 

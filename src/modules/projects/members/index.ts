@@ -1,0 +1,3 @@
+/** The project members feature's public surface: its routes. */
+
+export { projectMemberRoutes } from './members.routes.ts';
