@@ -18,7 +18,10 @@
  * a caller cannot forget it; taking it here, after the caller's insert, is what deadlocked.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { EventLock } from '../events/events.repository.ts';
+import type { PublishStaffBadges } from '../editions/index.ts';
+import type { EventLock } from '../events/index.ts';
+import type { MemberStaffBadges } from '../members/index.ts';
+import type { ParticipantBadges } from '../registrations/index.ts';
 import * as repo from './badges.repository.ts';
 
 /** (a) The edition was just published: every member of its event gets a staff badge. */
@@ -87,3 +90,18 @@ export async function revokeParticipantBadge(
     reason,
   );
 }
+
+/** (a) as the editions' port (`PublishStaffBadges`), wired in the module's index.ts. */
+export const publishStaffBadges: PublishStaffBadges = { onPublished: emitStaffBadgesOnPublish };
+
+/** (b) and (c) as the members' port (`MemberStaffBadges`), wired in the module's index.ts. */
+export const memberStaffBadges: MemberStaffBadges = {
+  onMemberAdded: emitStaffBadgesOnMemberAdded,
+  onMemberRemoved: revokeStaffBadgesOnMemberRemoved,
+};
+
+/** (d) and (e) as the registration transitions' port (`ParticipantBadges`), wired in the module's index.ts. */
+export const participantBadges: ParticipantBadges = {
+  emit: emitParticipantBadge,
+  revoke: revokeParticipantBadge,
+};

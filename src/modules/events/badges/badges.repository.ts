@@ -7,8 +7,8 @@ import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { editions } from '../editions/editions.table.ts';
-import { eventMembers } from '../events/events.table.ts';
+import { editions } from '../editions/index.ts';
+import { eventMembers } from '../events/index.ts';
 import {
   type BadgeTemplateRow,
   badgeEmissions,

@@ -7,9 +7,9 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
-import { certificationTemplates } from '../certifications/certifications.table.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
+import { certificationTemplates } from '../certifications/index.ts';
+import { editions } from '../editions/index.ts';
+import { events } from '../events/index.ts';
 import {
   type CertificateIssuanceRow,
   type CertificateRow,

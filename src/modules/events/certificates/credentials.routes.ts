@@ -8,10 +8,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
+import type { IssuerKey } from '../../../kernel/credentials/issuer-key.ts';
 import { anyOrigin, anyOriginPreflight } from '../../../kernel/http/cors.ts';
 import { matchesEtag, precomputed } from '../../../kernel/http/precomputed.ts';
 import { errorResponses, idParams } from '../../../kernel/http/schemas.ts';
-import type { EventsContext } from '../deps.ts';
+import type { EventsDeps } from '../deps.ts';
 import { didDocument } from './credentials/did-document.ts';
 import { createStatusLists, credentialOf } from './credentials.service.ts';
 
@@ -42,7 +43,12 @@ const jwtResponse = (description: string) => ({
   },
 });
 
-export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+/** What the credentials' routes are given (index.ts): the key that signs credentials and status lists. */
+export interface CredentialsContext extends EventsDeps {
+  issuer: IssuerKey;
+}
+
+export const credentialRoutes: FastifyPluginAsyncTypebox<CredentialsContext> = async (
   app,
   { db, issuer, config },
 ) => {

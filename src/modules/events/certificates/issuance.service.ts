@@ -22,9 +22,9 @@ import { conflict, notFound, validationError } from '../../../kernel/http/errors
 import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
-import { requireEditionRole } from '../access.ts';
-import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
-import { activeSignatureIds } from '../signatures/signatures.repository.ts';
+import { listLiveTemplateIds } from '../certifications/index.ts';
+import { requireEditionRole } from '../editions/index.ts';
+import { activeSignatureIds } from '../signatures/index.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import * as repo from './certificates.repository.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';

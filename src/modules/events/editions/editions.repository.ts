@@ -5,7 +5,7 @@ import { jsonObjectOf } from '../../../kernel/db/json.ts';
 import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import type { JsonPage } from '../../../kernel/http/respond.ts';
-import { type EventRole, eventMembers, events } from '../events/events.table.ts';
+import { type EventRole, eventMembers, events } from '../events/index.ts';
 import { Edition } from './editions.schemas.ts';
 import { type EditionRow, editions } from './editions.table.ts';
 

@@ -3,9 +3,9 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { editions } from '../editions/editions.table.ts';
-import { type EventRole, eventMembers, events } from '../events/events.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { editions } from '../editions/index.ts';
+import { type EventRole, eventMembers, events } from '../events/index.ts';
+import { ticketTypes } from '../tickets/index.ts';
 import {
   ACTIVE_REGISTRATION_STATUSES,
   type RegistrationRow,

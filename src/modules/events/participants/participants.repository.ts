@@ -4,9 +4,9 @@ import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
-import { checkIns } from '../check-ins/check-ins.table.ts';
-import { registrations } from '../registrations/registrations.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { checkIns } from '../check-ins/index.ts';
+import { registrations } from '../registrations/index.ts';
+import { ticketTypes } from '../tickets/index.ts';
 import { type ProgramParticipantRow, programParticipants } from './participants.table.ts';
 
 /**
