@@ -13,7 +13,6 @@
  * SLICE_MS (and a quarter of the lease), then hands the job back to be claimed again at once.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
@@ -120,10 +119,11 @@ export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler 
     try {
       return await issueSlice(db, run, sliceMs);
     } catch (error) {
-      await repo.updateIssuance(db, run.id, {
-        errors: sql`${sql.identifier('errors')} + 1`,
-        last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
-      });
+      await repo.recordIssuanceError(
+        db,
+        run.id,
+        (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+      );
       throw error;
     }
   };
@@ -134,11 +134,11 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
   // (a run queued, then the start moved later). Nothing is issued before the start.
   const startsAt = await repo.editionStartsAt(db, run.edition_id);
   if (startsAt === undefined || startsAt.getTime() > Date.now()) {
-    await repo.updateIssuance(db, run.id, {
-      status: 'failed',
-      finished_at: sql`now()`,
-      last_error: `edition_not_started: the edition starts at ${startsAt?.toISOString() ?? 'no date'}; certificates are issued once it has started`,
-    });
+    await repo.failIssuance(
+      db,
+      run.id,
+      `edition_not_started: the edition starts at ${startsAt?.toISOString() ?? 'no date'}; certificates are issued once it has started`,
+    );
     return undefined;
   }
   if (run.status === 'queued') {
@@ -156,11 +156,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
   while (Date.now() < deadline) {
     const batch = await repo.nextUncertified(db, run.edition_id, run.template_ids, BATCH);
     if (batch.length === 0) {
-      await repo.updateIssuance(db, run.id, {
-        status: 'completed',
-        finished_at: sql`now()`,
-        total: sql`greatest(${sql.identifier('total')}, ${sql.identifier('done')})`,
-      });
+      await repo.completeIssuance(db, run.id);
       return undefined;
     }
     await db.transaction(async (tx) => {
@@ -183,13 +179,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
           signature_ids: signatureIds,
         })),
       );
-      const done = sql`${sql.identifier('done')} + ${batch.length}`;
-      await repo.updateIssuance(tx, run.id, {
-        done,
-        issued: sql`${sql.identifier('issued')} + ${inserted}`,
-        skipped: sql`${sql.identifier('skipped')} + ${batch.length - inserted}`,
-        total: sql`greatest(${sql.identifier('total')}, ${done})`,
-      });
+      await repo.countIssuedBatch(tx, run.id, batch.length, inserted);
     });
   }
   return { retryInSeconds: 0 };
