@@ -18,8 +18,8 @@
  * a caller cannot forget it; taking it here, after the caller's insert, is what deadlocked.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { PublishStaffBadges } from '../editions/index.ts';
-import type { EventLock } from '../events/index.ts';
+import { listCurrentEditionIds, type PublishStaffBadges } from '../editions/index.ts';
+import { type EventLock, listMemberIds } from '../events/index.ts';
 import type { MemberStaffBadges } from '../members/index.ts';
 import type { ParticipantBadges } from '../registrations/index.ts';
 import * as repo from './badges.repository.ts';
@@ -30,7 +30,7 @@ export async function emitStaffBadgesOnPublish(
   lock: EventLock,
   editionId: string,
 ): Promise<void> {
-  const members = await repo.listMemberIds(tx, lock.eventId);
+  const members = await listMemberIds(tx, lock.eventId);
   await repo.upsertEmissions(
     tx,
     members.map((userId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
@@ -43,7 +43,7 @@ export async function emitStaffBadgesOnMemberAdded(
   lock: EventLock,
   userId: string,
 ): Promise<void> {
-  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, true);
+  const editionIds = await listCurrentEditionIds(tx, lock.eventId, true);
   await repo.upsertEmissions(
     tx,
     editionIds.map((editionId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
@@ -59,7 +59,7 @@ export async function revokeStaffBadgesOnMemberRemoved(
   lock: EventLock,
   userId: string,
 ): Promise<void> {
-  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, false);
+  const editionIds = await listCurrentEditionIds(tx, lock.eventId, false);
   await repo.revokeEmissions(tx, { userId, origin: 'staff', editionIds }, 'member_removed');
 }
 

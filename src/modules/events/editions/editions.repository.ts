@@ -156,3 +156,26 @@ export async function findOverlappingEdition(
     .limit(1);
   return rows[0];
 }
+
+/**
+ * Live editions of the event that have not ended yet; `publishedOnly` keeps the published ones
+ * (the editions a member's staff badges are emitted for, or revoked in).
+ */
+export async function listCurrentEditionIds(
+  db: Executor,
+  eventId: string,
+  publishedOnly: boolean,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: editions.id })
+    .from(editions)
+    .where(
+      and(
+        eq(editions.event_id, eventId),
+        isNull(editions.deleted_at),
+        gt(editions.ends_at, sql`now()`),
+        publishedOnly ? eq(editions.is_draft, false) : undefined,
+      ),
+    );
+  return rows.map((row) => row.id);
+}

@@ -4,7 +4,7 @@
  * condition for the joins of the features above.
  */
 export { type EditionAccess, requireEditionRole, requireReadableEdition } from './editions.access.ts';
-export { findEditionWithAccess, isPublicEdition } from './editions.repository.ts';
+export { findEditionWithAccess, isPublicEdition, listCurrentEditionIds } from './editions.repository.ts';
 export { editionRoutes } from './editions.routes.ts';
 export { EDITION_EXAMPLE } from './editions.schemas.ts';
 export type { PublishStaffBadges } from './editions.service.ts';

@@ -3,7 +3,7 @@
  * on), the event lock, the event's members' SQL (their routes are members/), and its tables for the
  * joins of the features above.
  */
-export { eventMembersRepository } from './event-members.repository.ts';
+export { eventMembersRepository, listMemberIds } from './event-members.repository.ts';
 export { type EventAccess, isEventRole, requireEventRole, requireReadableEvent } from './events.access.ts';
 export { type EventLock, lockEvent } from './events.repository.ts';
 export { eventRoutes } from './events.routes.ts';

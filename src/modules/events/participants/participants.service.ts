@@ -12,6 +12,7 @@ import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import { requireEditionRole } from '../editions/index.ts';
 import { findProgram, type ProgramSignUps, requireReadableProgram } from '../programs/index.ts';
+import { findConfirmedRegistration } from '../registrations/index.ts';
 import * as repo from './participants.repository.ts';
 import type { ProgramParticipantRow } from './participants.table.ts';
 
@@ -30,7 +31,7 @@ export async function signUp(db: Database, programId: string, actor: Identity) {
   const program = await requireReadableProgram(db, programId, actor);
   let registrationId: string | null = null;
   if (!program.staff_only) {
-    const registration = await repo.findConfirmedRegistration(db, program.edition_id, actor.userId);
+    const registration = await findConfirmedRegistration(db, program.edition_id, actor.userId);
     if (registration === undefined) {
       throw forbidden('Signing up to a program needs a confirmed registration to its edition');
     }

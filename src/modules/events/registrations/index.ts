@@ -6,7 +6,7 @@
 
 export type { RegistrantCheckIns } from './refunds.service.ts';
 export { onIntentTransition, registerCheckout } from './registrations.listener.ts';
-export { findRegistration } from './registrations.repository.ts';
+export { findConfirmedRegistration, findRegistration } from './registrations.repository.ts';
 export { registrationRefundRoutes, registrationRoutes } from './registrations.routes.ts';
 export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
 export { registrations } from './registrations.table.ts';
