@@ -22,7 +22,6 @@ import {
 } from './certificates/index.ts';
 import { certificationRoutes } from './certifications/index.ts';
 import { checkInRoutes, registrantCheckIns } from './check-ins/index.ts';
-import { paymentLinkRoutes } from './checkout/index.ts';
 import type { EventsDeps } from './deps.ts';
 import type * as DocumentTasks from './documents.worker.ts';
 import { editionRoutes } from './editions/index.ts';
@@ -30,6 +29,7 @@ import { eventRoutes } from './events/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { pageRoutes } from './pages/index.ts';
 import { participantRoutes, programSignUps } from './participants/index.ts';
+import { paymentLinkRoutes } from './payment-links/index.ts';
 import { programRoutes } from './programs/index.ts';
 import {
   onIntentTransition as onRegistrationsIntentTransition,
