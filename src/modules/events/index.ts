@@ -4,8 +4,8 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { loadIssuerKey } from '../../kernel/credentials/issuer-key.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import { loadIssuerKey } from '../../kernel/vc-issuer/issuer-key.ts';
 import { WorkerPool } from '../../kernel/workers/pool.ts';
 import {
   badgeRoutes,

@@ -1,4 +1,4 @@
 /** The certificates feature's public surface: its routes (certificates and their credentials) and the issuance job. */
 export { certificateRoutes } from './certificates.routes.ts';
-export { credentialRoutes } from './credentials.routes.ts';
 export { ISSUE_JOB, issueCertificatesJob } from './issuance.service.ts';
+export { credentialRoutes } from './verifiable-credentials.routes.ts';

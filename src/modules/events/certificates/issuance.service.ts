@@ -27,7 +27,7 @@ import { activeSignatureIds } from '../signatures/index.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import * as repo from './certificates.repository.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
-import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
+import { STATUS_LIST_SIZE, statusListIndex } from './verifiable-credentials/status-list.ts';
 
 export const ISSUE_JOB = 'certificates.issue' as const;
 const BATCH = 500;

@@ -8,13 +8,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
-import type { IssuerKey } from '../../../kernel/credentials/issuer-key.ts';
 import { anyOrigin, anyOriginPreflight } from '../../../kernel/http/cors.ts';
 import { matchesEtag, precomputed } from '../../../kernel/http/precomputed.ts';
 import { errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import type { IssuerKey } from '../../../kernel/vc-issuer/issuer-key.ts';
 import type { EventsDeps } from '../deps.ts';
-import { didDocument } from './credentials/did-document.ts';
-import { createStatusLists, credentialOf } from './credentials.service.ts';
+import { didDocument } from './verifiable-credentials/did-document.ts';
+import { createStatusLists, credentialOf } from './verifiable-credentials.service.ts';
 
 const tags = ['Certificates'];
 const DID_EXAMPLE = {
