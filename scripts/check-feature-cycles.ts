@@ -4,7 +4,7 @@
  * strongly connected component of more than one node, printing the imports that close it.
  *
  * Nodes: each feature folder `src/modules/<module>/<feature>/`, and each file at a module's root
- * (`events/access.ts`, `payments/deps.ts`, …) on its own. Kernel, flows and system code are
+ * (`events/deps.ts`, `payments/access.ts`, …) on its own. Kernel, flows and system code are
  * outside the graph: the kernel imports no module, and flows sit above the modules they join.
  * Tests and fixtures are left out: they may reach anywhere they need to set a scene.
  *

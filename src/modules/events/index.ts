@@ -4,28 +4,55 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { loadIssuerKey } from '../../kernel/credentials/issuer-key.ts';
+import type { PaymentsPort } from '../../kernel/payments-port.ts';
+import { loadIssuerKey } from '../../kernel/vc-issuer/issuer-key.ts';
 import { WorkerPool } from '../../kernel/workers/pool.ts';
-import { createBadgeCodes } from './badges/badge-codes.ts';
-import { badgeRoutes } from './badges/badges.routes.ts';
-import { certificateRoutes } from './certificates/certificates.routes.ts';
-import { credentialRoutes } from './certificates/credentials.routes.ts';
-import { ISSUE_JOB, issuanceProgress, issueCertificatesJob } from './certificates/issuance.service.ts';
-import { certificationRoutes } from './certifications/certifications.routes.ts';
-import { checkInRoutes } from './check-ins/check-ins.routes.ts';
-import { paymentLinkRoutes } from './checkout/index.ts';
-import type { EventsContext, EventsDeps } from './deps.ts';
-import { editionRoutes } from './editions/editions.routes.ts';
-import { eventRoutes } from './events/events.routes.ts';
-import { pageRoutes } from './pages/pages.routes.ts';
-import { participantRoutes } from './programs/participants.routes.ts';
-import { programRoutes } from './programs/programs.routes.ts';
-import { registerCheckout, registrationRefundRoutes, registrationRoutes } from './registrations/index.ts';
-import { signatureRoutes } from './signatures/signatures.routes.ts';
+import {
+  badgeRoutes,
+  createBadgeCodes,
+  memberStaffBadges,
+  participantBadges,
+  publishStaffBadges,
+} from './badges/index.ts';
+import {
+  certificateRoutes,
+  credentialRoutes,
+  ISSUE_JOB,
+  issuanceProgress,
+  issueCertificatesJob,
+} from './certificates/index.ts';
+import { certificationRoutes } from './certifications/index.ts';
+import { checkInRoutes, registrantCheckIns } from './check-ins/index.ts';
+import type { EventsDeps } from './deps.ts';
+import type * as DocumentTasks from './documents.worker.ts';
+import { editionRoutes } from './editions/index.ts';
+import { eventRoutes } from './events/index.ts';
+import { memberRoutes } from './members/index.ts';
+import { pageRoutes } from './pages/index.ts';
+import { participantRoutes, programSignUps } from './participants/index.ts';
+import { paymentLinkRoutes } from './payment-links/index.ts';
+import { programRoutes } from './programs/index.ts';
+import {
+  onIntentTransition as onRegistrationsIntentTransition,
+  registerCheckout,
+  registrationRefundRoutes,
+  registrationRoutes,
+} from './registrations/index.ts';
+import { signatureRoutes } from './signatures/index.ts';
 import { ticketRoutes } from './tickets/index.ts';
 
-export { onIntentTransition } from './registrations/index.ts';
+/**
+ * What intent transitions do to paid registrations, with the participant badges their transitions
+ * emit and revoke (wired to the payments core in `src/flows/`).
+ */
+export const onIntentTransition = (payments: PaymentsPort) =>
+  onRegistrationsIntentTransition(payments, participantBadges);
 
+/**
+ * The composition root of the features: each one's routes name what they need of the features above
+ * them as ports (`EditionsContext`, `MembersContext`, `RegistrationsContext`, …), given here, so a
+ * port left unwired does not compile.
+ */
 export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'events' };
@@ -36,37 +63,35 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   const { config } = deps;
   // Threads start on the first document, and end with the app (a pool left open keeps the
   // process alive).
-  const documents: EventsContext['documents'] = new WorkerPool({
+  const documents = new WorkerPool<typeof DocumentTasks>({
     tasks: new URL('./documents.worker.ts', import.meta.url),
     threads: config.render.threads,
     maxQueue: config.render.queue,
   });
   app.addHook('onClose', () => documents.close());
-  const context: EventsContext = {
-    ...deps,
-    badgeCodes: createBadgeCodes(secretsKey, config.publicBaseUrl),
-    issuer: await loadIssuerKey({
-      signingKey: config.credentialSigningKey,
-      // An in-memory database keeps nothing; neither does its development key.
-      dataDir: config.databaseUrl === 'memory://' ? null : config.dataDir,
-      publicBaseUrl: config.publicBaseUrl,
-      production: config.isProduction,
-    }),
-    documents,
-  };
+  const badgeCodes = createBadgeCodes(secretsKey, config.publicBaseUrl);
+  const issuer = await loadIssuerKey({
+    signingKey: config.credentialSigningKey,
+    // An in-memory database keeps nothing; neither does its development key.
+    dataDir: config.databaseUrl === 'memory://' ? null : config.dataDir,
+    publicBaseUrl: config.publicBaseUrl,
+    production: config.isProduction,
+  });
+  const registrations = { ...deps, participantBadges, registrantCheckIns };
   await app.register(eventRoutes, deps);
-  await app.register(editionRoutes, deps);
-  await app.register(programRoutes, deps);
+  await app.register(memberRoutes, { ...deps, staffBadges: memberStaffBadges });
+  await app.register(editionRoutes, { ...deps, publishBadges: publishStaffBadges });
+  await app.register(programRoutes, { ...deps, programSignUps });
   await app.register(certificationRoutes, deps);
-  await app.register(signatureRoutes, context);
+  await app.register(signatureRoutes, { ...deps, documents });
   await app.register(ticketRoutes, deps);
-  await app.register(registrationRoutes, deps);
-  await app.register(badgeRoutes, context);
-  await app.register(checkInRoutes, context);
+  await app.register(registrationRoutes, registrations);
+  await app.register(badgeRoutes, { ...deps, badgeCodes, documents });
+  await app.register(checkInRoutes, { ...deps, badgeCodes });
   await app.register(participantRoutes, deps);
-  await app.register(certificateRoutes, context);
-  await app.register(credentialRoutes, context);
-  await app.register(pageRoutes, context);
+  await app.register(certificateRoutes, { ...deps, documents });
+  await app.register(credentialRoutes, { ...deps, issuer });
+  await app.register(pageRoutes, { ...deps, badgeCodes });
   // Runs are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
   deps.jobs.registerJobKind(
     ISSUE_JOB,
@@ -77,5 +102,5 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(registrationRefundRoutes, deps);
   // Holds end by a job. Intent transitions confirm and refund paid registrations through
   // `onIntentTransition`, wired in src/flows/.
-  registerCheckout(deps);
+  registerCheckout(registrations);
 };

@@ -4,10 +4,10 @@ import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
-import { registrations } from '../registrations/registrations.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { editions } from '../editions/index.ts';
+import { events } from '../events/index.ts';
+import { registrations } from '../registrations/index.ts';
+import { ticketTypes } from '../tickets/index.ts';
 import { type BadgeEmissionRow, badgeEmissions } from './badges.table.ts';
 
 /** An emission with what its answers show: the holder's e-mail and, for participants, the ticket. */

@@ -9,7 +9,7 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { UUID_PATTERN } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, notFound, validationError } from '../../../kernel/http/errors.ts';
-import { requireEditionRole } from '../access.ts';
+import { requireEditionRole } from '../editions/index.ts';
 import type { BadgeCodes } from './badge-codes.ts';
 import * as repo from './badge-emissions.repository.ts';
 import { listLiveTemplatesOf } from './badges.repository.ts';

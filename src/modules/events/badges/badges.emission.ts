@@ -18,7 +18,10 @@
  * a caller cannot forget it; taking it here, after the caller's insert, is what deadlocked.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { EventLock } from '../events/events.repository.ts';
+import { listCurrentEditionIds, type PublishStaffBadges } from '../editions/index.ts';
+import { type EventLock, listMemberIds } from '../events/index.ts';
+import type { MemberStaffBadges } from '../members/index.ts';
+import type { ParticipantBadges } from '../registrations/index.ts';
 import * as repo from './badges.repository.ts';
 
 /** (a) The edition was just published: every member of its event gets a staff badge. */
@@ -27,7 +30,7 @@ export async function emitStaffBadgesOnPublish(
   lock: EventLock,
   editionId: string,
 ): Promise<void> {
-  const members = await repo.listMemberIds(tx, lock.eventId);
+  const members = await listMemberIds(tx, lock.eventId);
   await repo.upsertEmissions(
     tx,
     members.map((userId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
@@ -40,7 +43,7 @@ export async function emitStaffBadgesOnMemberAdded(
   lock: EventLock,
   userId: string,
 ): Promise<void> {
-  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, true);
+  const editionIds = await listCurrentEditionIds(tx, lock.eventId, true);
   await repo.upsertEmissions(
     tx,
     editionIds.map((editionId) => ({ edition_id: editionId, user_id: userId, origin: 'staff' as const })),
@@ -56,7 +59,7 @@ export async function revokeStaffBadgesOnMemberRemoved(
   lock: EventLock,
   userId: string,
 ): Promise<void> {
-  const editionIds = await repo.listCurrentEditionIds(tx, lock.eventId, false);
+  const editionIds = await listCurrentEditionIds(tx, lock.eventId, false);
   await repo.revokeEmissions(tx, { userId, origin: 'staff', editionIds }, 'member_removed');
 }
 
@@ -87,3 +90,18 @@ export async function revokeParticipantBadge(
     reason,
   );
 }
+
+/** (a) as the editions' port (`PublishStaffBadges`), wired in the module's index.ts. */
+export const publishStaffBadges: PublishStaffBadges = { onPublished: emitStaffBadgesOnPublish };
+
+/** (b) and (c) as the members' port (`MemberStaffBadges`), wired in the module's index.ts. */
+export const memberStaffBadges: MemberStaffBadges = {
+  onMemberAdded: emitStaffBadgesOnMemberAdded,
+  onMemberRemoved: revokeStaffBadgesOnMemberRemoved,
+};
+
+/** (d) and (e) as the registration transitions' port (`ParticipantBadges`), wired in the module's index.ts. */
+export const participantBadges: ParticipantBadges = {
+  emit: emitParticipantBadge,
+  revoke: revokeParticipantBadge,
+};

@@ -80,6 +80,11 @@ interface DesignHints {
   title: string | null;
 }
 
+/** The worker thread that renders badges (documents.worker.ts `badgesPdf`), as the routes name it. */
+export interface BadgesPdfRenderer {
+  run(task: 'badgesPdf', items: BadgePrintItem[]): Promise<Uint8Array>;
+}
+
 export async function renderBadgesPdf(items: BadgePrintItem[]): Promise<Buffer> {
   const doc = new PDFDocument({
     ...EMBEDDED_FONTS_ONLY,

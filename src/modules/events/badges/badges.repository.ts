@@ -3,12 +3,10 @@
  * call these inside their caller's transaction). Reads of emissions are in
  * badge-emissions.repository.ts.
  */
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { editions } from '../editions/editions.table.ts';
-import { eventMembers } from '../events/events.table.ts';
 import {
   type BadgeTemplateRow,
   badgeEmissions,
@@ -148,35 +146,4 @@ export async function revokeEmissions(
         inArray(badgeEmissions.edition_id, where.editionIds),
       ),
     );
-}
-
-// ---------- what the emission rules read ----------
-
-/** Every member of the event (owner, admins, staff). */
-export async function listMemberIds(db: Executor, eventId: string): Promise<string[]> {
-  const rows = await db
-    .select({ user_id: eventMembers.user_id })
-    .from(eventMembers)
-    .where(eq(eventMembers.event_id, eventId));
-  return rows.map((row) => row.user_id);
-}
-
-/** Live editions of the event that have not ended yet; `publishedOnly` keeps the published ones. */
-export async function listCurrentEditionIds(
-  db: Executor,
-  eventId: string,
-  publishedOnly: boolean,
-): Promise<string[]> {
-  const rows = await db
-    .select({ id: editions.id })
-    .from(editions)
-    .where(
-      and(
-        eq(editions.event_id, eventId),
-        isNull(editions.deleted_at),
-        gt(editions.ends_at, sql`now()`),
-        publishedOnly ? eq(editions.is_draft, false) : undefined,
-      ),
-    );
-  return rows.map((row) => row.id);
 }

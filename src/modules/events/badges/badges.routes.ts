@@ -15,9 +15,10 @@ import {
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
 import { asBuffer } from '../../../kernel/workers/pool.ts';
-import type { EventsContext } from '../deps.ts';
-import { userBadgesPage } from '../pages/user-badges.page.ts';
+import type { EventsDeps } from '../deps.ts';
+import type { BadgeCodes } from './badge-codes.ts';
 import * as emissions from './badge-emissions.service.ts';
+import type { BadgesPdfRenderer } from './badges.pdf.ts';
 import {
   BADGE_TEMPLATE_EXAMPLE,
   BadgeEmission,
@@ -33,6 +34,7 @@ import {
   UserBadges,
 } from './badges.schemas.ts';
 import * as badges from './badges.service.ts';
+import { userBadgesPage } from './user-badges.page.ts';
 
 const tags = ['Badges'];
 
@@ -42,7 +44,13 @@ export const PRINT_SELECTION_RULES =
   'order. A selected id that is not an emission of this edition is 404 (`error.meta.emission_ids` lists ' +
   'them); a selected revoked emission is left out: only active emissions are printed.';
 
-export const badgeRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+/** What the badges' routes are given (index.ts): the badge codes and the thread that renders their PDF. */
+export interface BadgesContext extends EventsDeps {
+  badgeCodes: BadgeCodes;
+  documents: BadgesPdfRenderer;
+}
+
+export const badgeRoutes: FastifyPluginAsyncTypebox<BadgesContext> = async (
   app,
   { db, badgeCodes, documents },
 ) => {

@@ -1,9 +1,9 @@
 /** Schemas of badge templates, badge emissions, print data and a user's badges (docs/reference/tickets.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
-import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
-import { EVENT_EXAMPLE } from '../events/events.schemas.ts';
-import { TICKET_TYPE_EXAMPLE } from '../tickets/tickets.schemas.ts';
+import { EDITION_EXAMPLE } from '../editions/index.ts';
+import { EVENT_EXAMPLE } from '../events/index.ts';
+import { TICKET_TYPE_EXAMPLE } from '../tickets/index.ts';
 
 /** `design_data` as JSON may not exceed this many bytes (UTF-8). */
 export const DESIGN_DATA_MAX_BYTES = 256 * 1024;

@@ -10,8 +10,8 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireEditionRole } from '../access.ts';
-import type { EventRole } from '../events/events.table.ts';
+import { requireEditionRole } from '../editions/index.ts';
+import type { EventRole } from '../events/index.ts';
 import { findTicketType } from '../tickets/index.ts';
 import * as repo from './badges.repository.ts';
 import {

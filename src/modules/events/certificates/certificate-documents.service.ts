@@ -17,10 +17,9 @@ import { createHash } from 'node:crypto';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { asBuffer } from '../../../kernel/workers/pool.ts';
-import type { DocumentPool } from '../deps.ts';
 import { publicHolderName } from '../holder-name.ts';
-import { signaturesActiveAt, signaturesByIds } from '../signatures/signatures.repository.ts';
-import type { CertificatePdfData } from './certificate.pdf.ts';
+import { signaturesActiveAt, signaturesByIds } from '../signatures/index.ts';
+import type { CertificatePdfData, CertificatePdfRenderer } from './certificate.pdf.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import {
   type DocumentVersion,
@@ -41,7 +40,7 @@ export interface CertificateDocuments {
 
 export function createCertificateDocuments(
   db: Database,
-  documents: DocumentPool,
+  documents: CertificatePdfRenderer,
   publicBaseUrl: string,
 ): CertificateDocuments {
   const rendering = new Map<string, Promise<StoredDocument>>();

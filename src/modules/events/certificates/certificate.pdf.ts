@@ -89,6 +89,11 @@ interface Design {
   palette: CertificatePalette;
 }
 
+/** The worker thread that renders certificates (documents.worker.ts `certificatePdf`). */
+export interface CertificatePdfRenderer {
+  run(task: 'certificatePdf', data: CertificatePdfData): Promise<Uint8Array>;
+}
+
 export async function renderCertificatePdf(data: CertificatePdfData): Promise<Buffer> {
   const design = readDesign(data.template?.design_data, data.template?.kind);
   const doc = new PDFDocument({

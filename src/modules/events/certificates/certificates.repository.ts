@@ -7,9 +7,9 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
-import { certificationTemplates } from '../certifications/certifications.table.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
+import { certificationTemplates } from '../certifications/index.ts';
+import { editions } from '../editions/index.ts';
+import { events } from '../events/index.ts';
 import {
   type CertificateIssuanceRow,
   type CertificateRow,
@@ -182,6 +182,44 @@ export async function updateIssuance(
     .update(certificateIssuances)
     .set({ ...patch, updated_at: sql`now()` })
     .where(eq(certificateIssuances.id, id));
+}
+
+/** A slice that threw: one more error, and its message (the job is retried). */
+export async function recordIssuanceError(db: Executor, id: string, message: string): Promise<void> {
+  await updateIssuance(db, id, { errors: sql`${sql.identifier('errors')} + 1`, last_error: message });
+}
+
+/** A run that cannot go on (`last_error` says why). */
+export async function failIssuance(db: Executor, id: string, lastError: string): Promise<void> {
+  await updateIssuance(db, id, { status: 'failed', finished_at: sql`now()`, last_error: lastError });
+}
+
+/** Nobody is left to certify: the total is at least what was done. */
+export async function completeIssuance(db: Executor, id: string): Promise<void> {
+  await updateIssuance(db, id, {
+    status: 'completed',
+    finished_at: sql`now()`,
+    total: sql`greatest(${sql.identifier('total')}, ${sql.identifier('done')})`,
+  });
+}
+
+/**
+ * A batch of `size` people was certified, `inserted` of them new (the others already were): the
+ * counters move in the batch's transaction, by increments, so they add up across processes.
+ */
+export async function countIssuedBatch(
+  tx: Executor,
+  id: string,
+  size: number,
+  inserted: number,
+): Promise<void> {
+  const done = sql`${sql.identifier('done')} + ${size}`;
+  await updateIssuance(tx, id, {
+    done,
+    issued: sql`${sql.identifier('issued')} + ${inserted}`,
+    skipped: sql`${sql.identifier('skipped')} + ${size - inserted}`,
+    total: sql`greatest(${sql.identifier('total')}, ${done})`,
+  });
 }
 
 // ---------- reads ----------

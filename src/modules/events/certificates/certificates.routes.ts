@@ -14,8 +14,8 @@ import {
 } from '../../../kernel/http/schemas.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
-import type { EventsContext } from '../deps.ts';
-import { verifyPage } from '../pages/verify.page.ts';
+import type { EventsDeps } from '../deps.ts';
+import type { CertificatePdfRenderer } from './certificate.pdf.ts';
 import * as documents from './certificate-documents.service.ts';
 import {
   CERTIFICATE_EXAMPLE,
@@ -30,6 +30,7 @@ import {
 } from './certificates.schemas.ts';
 import * as certificates from './certificates.service.ts';
 import * as issuance from './issuance.service.ts';
+import { verifyPage } from './verify.page.ts';
 
 const tags = ['Certificates'];
 const QUEUED_EXAMPLE = {
@@ -44,7 +45,12 @@ const QUEUED_EXAMPLE = {
 const HOLDER_OR_ADMIN =
   'The holder, or an owner or admin of the event (403 to other members; 404 to anyone without a role in the event).';
 
-export const certificateRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+/** What the certificates' routes are given (index.ts): the thread that renders their PDFs. */
+export interface CertificatesContext extends EventsDeps {
+  documents: CertificatePdfRenderer;
+}
+
+export const certificateRoutes: FastifyPluginAsyncTypebox<CertificatesContext> = async (
   app,
   { db, jobs, config, documents: pool },
 ) => {

@@ -13,7 +13,6 @@
  * SLICE_MS (and a quarter of the lease), then hands the job back to be claimed again at once.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
@@ -23,14 +22,14 @@ import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobProgress } from '../../../kernel/jobs/progress.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
-import { requireEditionRole } from '../access.ts';
-import { listLiveTemplateIds } from '../certifications/certifications.repository.ts';
-import { activeSignatureIds } from '../signatures/signatures.repository.ts';
+import { listLiveTemplateIds } from '../certifications/index.ts';
+import { requireEditionRole } from '../editions/index.ts';
+import { activeSignatureIds } from '../signatures/index.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';
 import * as repo from './certificates.repository.ts';
 import { ISSUANCE_EXAMPLE, IssuanceJob } from './certificates.schemas.ts';
 import type { CertificateIssuanceRow } from './certificates.table.ts';
-import { STATUS_LIST_SIZE, statusListIndex } from './credentials/status-list.ts';
+import { STATUS_LIST_SIZE, statusListIndex } from './verifiable-credentials/status-list.ts';
 
 export const ISSUE_JOB = 'certificates.issue' as const;
 const BATCH = 500;
@@ -131,10 +130,11 @@ export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler 
     try {
       return await issueSlice(db, run, sliceMs);
     } catch (error) {
-      await repo.updateIssuance(db, run.id, {
-        errors: sql`${sql.identifier('errors')} + 1`,
-        last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
-      });
+      await repo.recordIssuanceError(
+        db,
+        run.id,
+        (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+      );
       throw error;
     }
   };
@@ -145,11 +145,11 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
   // (a run queued, then the start moved later). Nothing is issued before the start.
   const startsAt = await repo.editionStartsAt(db, run.edition_id);
   if (startsAt === undefined || startsAt.getTime() > Date.now()) {
-    await repo.updateIssuance(db, run.id, {
-      status: 'failed',
-      finished_at: sql`now()`,
-      last_error: `edition_not_started: the edition starts at ${startsAt?.toISOString() ?? 'no date'}; certificates are issued once it has started`,
-    });
+    await repo.failIssuance(
+      db,
+      run.id,
+      `edition_not_started: the edition starts at ${startsAt?.toISOString() ?? 'no date'}; certificates are issued once it has started`,
+    );
     return undefined;
   }
   if (run.status === 'queued') {
@@ -167,11 +167,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
   while (Date.now() < deadline) {
     const batch = await repo.nextUncertified(db, run.edition_id, run.template_ids, BATCH);
     if (batch.length === 0) {
-      await repo.updateIssuance(db, run.id, {
-        status: 'completed',
-        finished_at: sql`now()`,
-        total: sql`greatest(${sql.identifier('total')}, ${sql.identifier('done')})`,
-      });
+      await repo.completeIssuance(db, run.id);
       return undefined;
     }
     await db.transaction(async (tx) => {
@@ -194,13 +190,7 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
           signature_ids: signatureIds,
         })),
       );
-      const done = sql`${sql.identifier('done')} + ${batch.length}`;
-      await repo.updateIssuance(tx, run.id, {
-        done,
-        issued: sql`${sql.identifier('issued')} + ${inserted}`,
-        skipped: sql`${sql.identifier('skipped')} + ${batch.length - inserted}`,
-        total: sql`greatest(${sql.identifier('total')}, ${done})`,
-      });
+      await repo.countIssuedBatch(tx, run.id, batch.length, inserted);
     });
   }
   return { retryInSeconds: 0 };

@@ -8,10 +8,9 @@ import { jsonObjectOf } from '../../../kernel/db/json.ts';
 import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import type { JsonPage } from '../../../kernel/http/respond.ts';
-import { isPublicEdition } from '../editions/editions.repository.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
-import { programs } from '../programs/programs.table.ts';
+import { editions, isPublicEdition } from '../editions/index.ts';
+import { events } from '../events/index.ts';
+import { programs } from '../programs/index.ts';
 import { CertificationTemplate } from './certifications.schemas.ts';
 import {
   type CertificationTemplateRow,

@@ -5,8 +5,8 @@
  */
 import { type Static, Type } from 'typebox';
 import { DateTime, Name, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
-import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
-import { PROGRAM_EXAMPLE } from '../programs/programs.schemas.ts';
+import { EDITION_EXAMPLE } from '../editions/index.ts';
+import { PROGRAM_EXAMPLE } from '../programs/index.ts';
 
 /** Largest `design_data`, measured as the UTF-8 byte length of its JSON text. */
 export const MAX_DESIGN_BYTES = 256 * 1024;

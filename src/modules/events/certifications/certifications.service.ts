@@ -12,8 +12,9 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { AppError, conflict, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
-import { findProgramInAnyState } from '../programs/programs.repository.ts';
+import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
+import { isEventRole } from '../events/index.ts';
+import { findProgramInAnyState } from '../programs/index.ts';
 import * as repo from './certifications.repository.ts';
 import {
   type CreateCertificationTemplateBody,

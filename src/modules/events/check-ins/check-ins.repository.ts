@@ -6,9 +6,9 @@ import { findPgError } from '../../../kernel/db/errors.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
-import { badgeEmissions } from '../badges/badges.table.ts';
-import { registrations } from '../registrations/registrations.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { badgeEmissions } from '../badges/index.ts';
+import { registrations } from '../registrations/index.ts';
+import { ticketTypes } from '../tickets/index.ts';
 import { type CheckInRow, checkIns } from './check-ins.table.ts';
 
 export type NewCheckIn = Omit<typeof checkIns.$inferInsert, 'recorded_at'>;

@@ -9,7 +9,8 @@ import {
   listEnvelope,
   withReasons,
 } from '../../../kernel/http/schemas.ts';
-import type { EventsContext } from '../deps.ts';
+import type { BadgeCodes } from '../badges/index.ts';
+import type { EventsDeps } from '../deps.ts';
 import {
   ATTENDANCE_EXAMPLE,
   Attendance,
@@ -24,7 +25,12 @@ import * as checkIns from './check-ins.service.ts';
 
 const tags = ['Check-ins'];
 
-export const checkInRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, { db, badgeCodes }) => {
+/** What the check-ins' routes are given (index.ts): the codes that badges' QR codes carry. */
+export interface CheckInsContext extends EventsDeps {
+  badgeCodes: BadgeCodes;
+}
+
+export const checkInRoutes: FastifyPluginAsyncTypebox<CheckInsContext> = async (app, { db, badgeCodes }) => {
   app.post(
     '/editions/:edition_id/check-ins',
     {

@@ -14,11 +14,12 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, conflict, type ErrorReason, validationError } from '../../../kernel/http/errors.ts';
-import { requireEditionRole } from '../access.ts';
-import type { BadgeCodes } from '../badges/badge-codes.ts';
-import { type EmissionView, findEmission } from '../badges/badge-emissions.repository.ts';
-import { findProgram } from '../programs/programs.repository.ts';
-import type { ProgramRow } from '../programs/programs.table.ts';
+import type { BadgeCodes } from '../badges/index.ts';
+import { type EmissionView, findEmission } from '../badges/index.ts';
+import { requireEditionRole } from '../editions/index.ts';
+import type { ProgramRow } from '../programs/index.ts';
+import { findProgram } from '../programs/index.ts';
+import type { RegistrantCheckIns } from '../registrations/index.ts';
 import * as repo from './check-ins.repository.ts';
 import type { CheckInAnswer, CheckInBody, CheckInResult } from './check-ins.schemas.ts';
 import type { CheckInRow } from './check-ins.table.ts';
@@ -234,3 +235,6 @@ export async function attendance(db: Database, editionId: string, actor: Identit
     })),
   };
 }
+
+/** Whether a registrant was checked in, as the registrations' port (`RegistrantCheckIns`), wired in the module's index.ts. */
+export const registrantCheckIns: RegistrantCheckIns = { hasParticipantCheckIn: repo.hasParticipantCheckIn };

@@ -5,7 +5,7 @@ import { jsonObjectOf } from '../../../kernel/db/json.ts';
 import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import type { JsonPage } from '../../../kernel/http/respond.ts';
-import { type EventRole, eventMembers, events } from '../events/events.table.ts';
+import { type EventRole, eventMembers, events } from '../events/index.ts';
 import { Edition } from './editions.schemas.ts';
 import { type EditionRow, editions } from './editions.table.ts';
 
@@ -155,4 +155,27 @@ export async function findOverlappingEdition(
     )
     .limit(1);
   return rows[0];
+}
+
+/**
+ * Live editions of the event that have not ended yet; `publishedOnly` keeps the published ones
+ * (the editions a member's staff badges are emitted for, or revoked in).
+ */
+export async function listCurrentEditionIds(
+  db: Executor,
+  eventId: string,
+  publishedOnly: boolean,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: editions.id })
+    .from(editions)
+    .where(
+      and(
+        eq(editions.event_id, eventId),
+        isNull(editions.deleted_at),
+        gt(editions.ends_at, sql`now()`),
+        publishedOnly ? eq(editions.is_draft, false) : undefined,
+      ),
+    );
+  return rows.map((row) => row.id);
 }

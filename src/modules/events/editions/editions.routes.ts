@@ -23,7 +23,15 @@ import * as editions from './editions.service.ts';
 const tags = ['Editions'];
 const PUBLISHED = { ...EDITION_EXAMPLE, is_draft: false };
 
-export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+/** The editions' routes are given what publishing does to staff badges (badges/, wired in index.ts). */
+export interface EditionsContext extends ModuleDeps {
+  publishBadges: editions.PublishStaffBadges;
+}
+
+export const editionRoutes: FastifyPluginAsyncTypebox<EditionsContext> = async (
+  app,
+  { db, publishBadges },
+) => {
   app.post(
     '/events/:event_id/editions',
     {
@@ -211,6 +219,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
         request,
         await editions.publishEdition(
           db,
+          publishBadges,
           request.params.event_id,
           request.params.edition_id,
           actorOf(request),

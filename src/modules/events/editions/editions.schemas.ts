@@ -1,7 +1,7 @@
 /** Schemas of editions (docs/reference/events.md): one source for validation, handler types and OpenAPI. */
 import { type Static, Type } from 'typebox';
 import { DateTime, Email, HttpUrl, Name, Nullable, Slug, Text, Uuid } from '../../../kernel/http/schemas.ts';
-import { EVENT_EXAMPLE } from '../events/events.schemas.ts';
+import { EVENT_EXAMPLE } from '../events/index.ts';
 
 const editionOptionalFields = {
   tagline: Type.Optional(Nullable(Text(300))),

@@ -4,15 +4,14 @@
  * to members only, publishing once (409 after).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
-import type { Database, Transaction } from '../../../kernel/db/client.ts';
+import type { Database, Executor, Transaction } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, type FieldError, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireEventRole, requireReadableEdition, requireReadableEvent } from '../access.ts';
-import { emitStaffBadgesOnPublish } from '../badges/badges.emission.ts';
-import { type EventLock, lockEvent } from '../events/events.repository.ts';
+import { type EventLock, lockEvent, requireEventRole, requireReadableEvent } from '../events/index.ts';
+import { requireReadableEdition } from './editions.access.ts';
 import * as repo from './editions.repository.ts';
 import type { CreateEditionBody, UpdateEditionBody } from './editions.schemas.ts';
 import type { EditionRow } from './editions.table.ts';
@@ -185,7 +184,23 @@ export async function updateEdition(
   return serialize(edition);
 }
 
-export async function publishEdition(db: Database, eventId: string, editionId: string, actor: Identity) {
+/**
+ * What publishing an edition does to staff badges. Badges sit above editions (a badge row points
+ * at registrations and ticket types), so the badges feature is given here as a port, wired in the
+ * module's index.ts (`EditionsContext`): routes built without it do not compile.
+ */
+export interface PublishStaffBadges {
+  /** The edition was just published: every member of its event gets a staff badge. */
+  onPublished(tx: Executor, lock: EventLock, editionId: string): Promise<void>;
+}
+
+export async function publishEdition(
+  db: Database,
+  badges: PublishStaffBadges,
+  eventId: string,
+  editionId: string,
+  actor: Identity,
+) {
   const edition = await requireEditionOfEvent(db, eventId, editionId, actor, 'admin');
   // Conditional update: of two concurrent publishes exactly one wins, the other gets the 409. The
   // staff badges of the event's members are emitted in the same transaction, after the event lock
@@ -194,7 +209,7 @@ export async function publishEdition(db: Database, eventId: string, editionId: s
     ? await db.transaction(async (tx) => {
         const lock = await lockEvent(tx, eventId);
         const row = await repo.publishDraftEdition(tx, editionId);
-        if (row !== undefined) await emitStaffBadgesOnPublish(tx, lock, row.id);
+        if (row !== undefined) await badges.onPublished(tx, lock, row.id);
         return row;
       })
     : undefined;

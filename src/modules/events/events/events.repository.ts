@@ -1,4 +1,4 @@
-/** SQL of events (members: `members/members.repository.ts`). */
+/** SQL of events (their members: `event-members.repository.ts`). */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';

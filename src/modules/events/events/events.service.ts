@@ -6,8 +6,8 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireEventRole, requireReadableEvent } from '../access.ts';
-import { eventMembersRepository } from '../members/members.repository.ts';
+import { eventMembersRepository } from './event-members.repository.ts';
+import { requireEventRole, requireReadableEvent } from './events.access.ts';
 import * as repo from './events.repository.ts';
 import type { CreateEventBody, UpdateEventBody } from './events.schemas.ts';
 

@@ -1,11 +1,11 @@
 /** Schemas of event members (docs/reference/events.md): one source for validation, handler types and OpenAPI. */
 import type { Static } from 'typebox';
 import { memberSchemas } from '../../../kernel/membership/membership.schemas.ts';
-import { EventRole } from '../events/events.schemas.ts';
+import { EventRoleSchema } from '../events/index.ts';
 
 /** The member, its example, and the add and remove bodies. */
 export const eventMemberSchemas = memberSchemas({
-  role: EventRole,
+  role: EventRoleSchema,
   addableRoles: ['admin', 'staff'],
   emailField: 'email',
   addEmailDescription: 'e-mail of an existing actor (someone who has called the API before)',

@@ -12,10 +12,10 @@ import { scriptAsset } from '../../../kernel/pages/assets.ts';
 import { dataMessages, type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
-import type { BadgeCodes } from '../badges/badge-codes.ts';
-import { findEditionNames, findEmission } from '../badges/badge-emissions.repository.ts';
+import type { BadgeCodes } from '../badges/index.ts';
+import { findEditionNames, findEmission } from '../badges/index.ts';
 import { publicHolderName } from '../holder-name.ts';
-import { formatSpan, MESSAGES, type Messages } from './messages.ts';
+import { formatSpan, MESSAGES, type Messages } from '../page-messages.ts';
 
 export const BADGE_SCRIPT = scriptAsset('/assets/badge.js', new URL('./scripts/badge.js', import.meta.url));
 

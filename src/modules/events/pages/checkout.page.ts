@@ -13,12 +13,12 @@ import { type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { PaymentsPort } from '../../../kernel/payments-port.ts';
-import type { BadgeCodes } from '../badges/badge-codes.ts';
-import { findEditionNames, findEmissionOfRegistration } from '../badges/badge-emissions.repository.ts';
+import type { BadgeCodes } from '../badges/index.ts';
+import { findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
+import { formatMoment, MESSAGES } from '../page-messages.ts';
 import { findRegistration } from '../registrations/index.ts';
 import { findTicketType } from '../tickets/index.ts';
 import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
-import { formatMoment, MESSAGES } from './messages.ts';
 
 export const CHECKOUT_SCRIPT = scriptAsset(
   '/assets/checkout.js',

@@ -20,7 +20,7 @@ import type { TestUser } from '../../../../test/harness.ts';
 import { readPdf } from '../../../../test/pdf.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import type { Certificate } from '../certificates/certificates.schemas.ts';
-import { checkoutHelpers, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import { checkoutHelpers, useCheckoutBench } from '../registrations/checkout.fixtures.ts';
 import type { Registration } from '../registrations/registrations.schemas.ts';
 import type { CreatedSignatureRequest, Signature } from '../signatures/signatures.schemas.ts';
 import { signatureRequests } from '../signatures/signatures.table.ts';

@@ -11,8 +11,9 @@ import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas
 import { serveAsset } from '../../../kernel/pages/assets.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
-import type { EventsContext } from '../deps.ts';
-import { lookUpRequestView } from '../signatures/signatures.service.ts';
+import type { BadgeCodes } from '../badges/index.ts';
+import type { EventsDeps } from '../deps.ts';
+import { lookUpRequestView } from '../signatures/index.ts';
 import { BADGE_SCRIPT, badgePage, badgeView } from './badge.page.ts';
 import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
 import {
@@ -27,7 +28,12 @@ import { SIGN_SCRIPT, signPage } from './sign.page.ts';
 
 const tags = ['Pages'];
 
-export const pageRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (app, deps) => {
+/** What the pages' routes are given (index.ts): the codes that badges' QR codes carry. */
+export interface PagesContext extends EventsDeps {
+  badgeCodes: BadgeCodes;
+}
+
+export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, deps) => {
   const { db, badgeCodes } = deps;
   app.get(
     '/b/:code',

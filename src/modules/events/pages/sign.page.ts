@@ -10,8 +10,8 @@ import { scriptAsset } from '../../../kernel/pages/assets.ts';
 import { dataMessages, type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
-import type { SignatureRequestView } from '../signatures/signatures.schemas.ts';
-import { formatMoment, formatSpan, MESSAGES } from './messages.ts';
+import { formatMoment, formatSpan, MESSAGES } from '../page-messages.ts';
+import type { SignatureRequestView } from '../signatures/index.ts';
 import { SIGN_MESSAGES, type SignMessages } from './sign.messages.ts';
 
 export const SIGN_SCRIPT = scriptAsset('/assets/sign.js', new URL('./scripts/sign.js', import.meta.url));

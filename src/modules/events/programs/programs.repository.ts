@@ -8,9 +8,8 @@ import { jsonObjectOf } from '../../../kernel/db/json.ts';
 import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { preparedQuery } from '../../../kernel/db/prepared.ts';
 import type { JsonPage } from '../../../kernel/http/respond.ts';
-import { isPublicEdition } from '../editions/editions.repository.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
+import { editions, isPublicEdition } from '../editions/index.ts';
+import { events } from '../events/index.ts';
 import { Program } from './programs.schemas.ts';
 import { type PROGRAM_KINDS, type ProgramRow, programs } from './programs.table.ts';
 

@@ -27,7 +27,15 @@ const TIMES =
   "`starts_at` and `ends_at` must lie within the edition's `starts_at`..`ends_at` (bounds included) and " +
   '`ends_at` must be after `starts_at` (400 `VALIDATION_ERROR` naming the field).';
 
-export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+/** The programs' routes are given the sign-ups of a program (participants/, wired in index.ts). */
+export interface ProgramsContext extends ModuleDeps {
+  programSignUps: programs.ProgramSignUps;
+}
+
+export const programRoutes: FastifyPluginAsyncTypebox<ProgramsContext> = async (
+  app,
+  { db, programSignUps },
+) => {
   app.get(
     '/editions/:edition_id/programs',
     {
@@ -129,7 +137,13 @@ export const programRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
     async (request) =>
       ok(
         request,
-        await programs.updateProgram(db, request.params.program_id, actorOf(request), request.body),
+        await programs.updateProgram(
+          db,
+          programSignUps,
+          request.params.program_id,
+          actorOf(request),
+          request.body,
+        ),
       ),
   );
 

@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { DateTime, HttpUrl, Name, Nullable, PageQuery, Text, Uuid } from '../../../kernel/http/schemas.ts';
-import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
+import { EDITION_EXAMPLE } from '../editions/index.ts';
 
 /** The largest value an `integer` column holds: beyond it is a field error, not a database one. */
 export const MAX_INT = 2_147_483_647;

@@ -5,16 +5,16 @@
  * deleted programs vanish from every read.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
-import type { Database } from '../../../kernel/db/client.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { conflict, type FieldError, notFound, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { isEventRole, requireEditionRole, requireReadableEdition } from '../access.ts';
-import type { EditionRow } from '../editions/editions.table.ts';
-import { countActiveParticipants } from './participants.repository.ts';
+import type { EditionRow } from '../editions/index.ts';
+import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
+import { isEventRole } from '../events/index.ts';
 import * as repo from './programs.repository.ts';
 import type { CreateProgramBody, ProgramListQuery, UpdateProgramBody } from './programs.schemas.ts';
 import type { ProgramRow } from './programs.table.ts';
@@ -130,8 +130,19 @@ export async function getProgram(db: Database, programId: string, actor: Identit
   return serialize(await requireReadableProgram(db, programId, actor));
 }
 
+/**
+ * What a program's update needs of its sign-ups, which live above it (participants/, whose rows
+ * point at registrations): wired in the module's index.ts, so routes built without it do not
+ * compile.
+ */
+export interface ProgramSignUps {
+  /** The program's active sign-ups; with `lock`, under the program's row lock a sign-up takes to count. */
+  countActive(tx: Executor, programId: string, options: { lock: boolean }): Promise<number>;
+}
+
 export async function updateProgram(
   db: Database,
+  signUps: ProgramSignUps,
   programId: string,
   actor: Identity,
   body: UpdateProgramBody,
@@ -159,7 +170,7 @@ export async function updateProgram(
   const updated = await db.transaction(async (tx) => {
     const limit = body.max_participants;
     if (limit !== undefined && limit !== null) {
-      const active = await countActiveParticipants(tx, programId, { lock: true });
+      const active = await signUps.countActive(tx, programId, { lock: true });
       if (active > limit) {
         throw conflict('below_sign_ups', 'max_participants cannot be below the current sign-ups', {
           participants: active,

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import { attendanceFixtures } from '../check-ins/check-ins.fixtures.ts';
-import { checkoutHelpers, until, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 import type { Registration } from './registrations.schemas.ts';
 
 const HOUR = 3_600_000;

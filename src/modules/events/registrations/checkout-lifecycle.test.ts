@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { providerNotifications } from '../../payments/webhooks/inbound/notifications.table.ts';
-import { checkoutHelpers, until, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('checkout: the hold ends (reconciliation 10 minutes later)', () => {
   const bench = useCheckoutBench({ CHECKOUT_HOLD_SECONDS: '1' });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
-import { checkoutHelpers, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import { checkoutHelpers, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('checkout: racing for the last seats', () => {
   const bench = useCheckoutBench();

@@ -14,13 +14,13 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { conflict } from '../../../kernel/http/errors.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
-import { findPaymentLink } from '../checkout/index.ts';
-import type { EditionRow } from '../editions/editions.table.ts';
+import type { EditionRow } from '../editions/index.ts';
+import { findPaymentLink } from '../payment-links/index.ts';
 import type { TicketTypeRow } from '../tickets/index.ts';
 import { claimCheckout, releaseCheckoutClaim, renewCheckoutClaim } from './checkout-claims.repository.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
-import { openRegistration } from './registrations.transitions.ts';
+import { openRegistration, type ParticipantBadges } from './registrations.transitions.ts';
 
 export const EXPIRE_HOLD_JOB = 'events.expire_hold';
 
@@ -28,6 +28,8 @@ export interface CheckoutDeps {
   db: Database;
   config: Config;
   payments: PaymentsPort;
+  /** The transitions' badge effect (badges/, wired in the module's index.ts). */
+  participantBadges: ParticipantBadges;
 }
 
 /**
@@ -182,7 +184,7 @@ export async function startCheckout(
       // The seat last (`openRegistration`): its row lock is the one every checkout of this ticket
       // type waits for, so it is held only from there to the commit (bench/README.md: p99 234 ms
       // before this order, 121-137 after).
-      const inserted = await openRegistration(tx, payments, 'startCheckout', values, async () => {
+      const inserted = await openRegistration(tx, deps, 'startCheckout', values, async () => {
         await payments.recordCheckout(tx, request, prepared);
         await scheduleJob(tx, { kind: EXPIRE_HOLD_JOB, key: registrationId, runAt: holdExpiresAt });
       });

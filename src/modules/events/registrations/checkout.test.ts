@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { providerNotifications } from '../../payments/webhooks/inbound/notifications.table.ts';
-import { checkoutHelpers, until, useCheckoutBench } from '../checkout/checkout.fixtures.ts';
+import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
 
 describe('checkout: pay on Mercado Pago, get a confirmed registration', () => {
   const bench = useCheckoutBench();

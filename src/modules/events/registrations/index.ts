@@ -4,7 +4,10 @@
  * as other features read it.
  */
 
+export type { RegistrantCheckIns } from './refunds.service.ts';
 export { onIntentTransition, registerCheckout } from './registrations.listener.ts';
-export { findRegistration } from './registrations.repository.ts';
+export { findConfirmedRegistration, findRegistration } from './registrations.repository.ts';
 export { registrationRefundRoutes, registrationRoutes } from './registrations.routes.ts';
 export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
+export { registrations } from './registrations.table.ts';
+export type { ParticipantBadges } from './registrations.transitions.ts';

@@ -4,12 +4,11 @@
  * transition then ends the registration (`registrations.listener.ts`).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
-import type { Database } from '../../../kernel/db/client.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { NO_PROVIDER_PAYMENT, type PaymentsPort } from '../../../kernel/payments-port.ts';
-import { requireRegistrationAccess } from '../access.ts';
-import { hasParticipantCheckIn } from '../check-ins/check-ins.repository.ts';
+import { requireRegistrationAccess } from './registrations.access.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
 import { REGISTRATION_CANCELLED, replaceStatusReason } from './registrations.transitions.ts';
@@ -44,6 +43,15 @@ export async function refundRegistration(
   return serialize(now);
 }
 
+/**
+ * Whether a registrant was checked in, which ends their right to cancel. Check-ins sit above
+ * registrations (a check-in points at a badge), so the check-ins feature is given here as a port,
+ * wired in the module's index.ts (`RegistrationsContext`): routes built without it do not compile.
+ */
+export interface RegistrantCheckIns {
+  hasParticipantCheckIn(db: Executor, editionId: string, userId: string): Promise<boolean>;
+}
+
 /** Who cancels a paid registration: an owner or admin of its event, or its registrant alone. */
 export interface PaidCancellation {
   byOrganiser: boolean;
@@ -62,10 +70,11 @@ export interface PaidCancellation {
 export async function cancelPaidRegistration(
   db: Database,
   payments: PaymentsPort,
+  checkIns: RegistrantCheckIns,
   registration: RegistrationRow & { intent_id: string },
   who: PaidCancellation,
 ): Promise<RegistrationRow> {
-  if (!who.byOrganiser) await requireSelfCancellable(db, registration, who.editionStartsAt);
+  if (!who.byOrganiser) await requireSelfCancellable(db, checkIns, registration, who.editionStartsAt);
   await refundInFull(
     db,
     payments,
@@ -86,6 +95,7 @@ export async function cancelPaidRegistration(
  */
 async function requireSelfCancellable(
   db: Database,
+  checkIns: RegistrantCheckIns,
   registration: RegistrationRow,
   editionStartsAt: Date,
 ): Promise<void> {
@@ -97,7 +107,7 @@ async function requireSelfCancellable(
       { starts_at: editionStartsAt.toISOString() },
     );
   }
-  if (await hasParticipantCheckIn(db, registration.edition_id, registration.user_id)) {
+  if (await checkIns.hasParticipantCheckIn(db, registration.edition_id, registration.user_id)) {
     throw conflict(
       'checked_in',
       `This registration has been checked in, so it can no longer be cancelled by its registrant: ${organisers}`,

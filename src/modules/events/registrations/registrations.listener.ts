@@ -21,32 +21,37 @@ import type { EventsDeps } from '../deps.ts';
 import { EXPIRE_HOLD_JOB } from './checkout.service.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
-import { moveRegistration, REGISTRATION_CANCELLED } from './registrations.transitions.ts';
+import {
+  moveRegistration,
+  type ParticipantBadges,
+  REGISTRATION_CANCELLED,
+  type TransitionPorts,
+} from './registrations.transitions.ts';
 
 async function onSucceeded(
   tx: Executor,
-  payments: PaymentsPort,
+  ports: TransitionPorts,
   registration: RegistrationRow,
 ): Promise<void> {
   if (registration.status === 'pending_payment') {
-    await moveRegistration(tx, payments, registration, 'pay');
+    await moveRegistration(tx, ports, registration, 'pay');
     return;
   }
   if (registration.status === 'expired') {
     // Paid after the hold ended: the seat was given back, so take one again if there is one.
-    if ((await moveRegistration(tx, payments, registration, 'payAfterExpiry')) !== undefined) return;
-    await moveRegistration(tx, payments, registration, 'payAfterExpirySoldOut');
+    if ((await moveRegistration(tx, ports, registration, 'payAfterExpiry')) !== undefined) return;
+    await moveRegistration(tx, ports, registration, 'payAfterExpirySoldOut');
     return;
   }
   if (registration.status === 'cancelled' && registration.intent_id !== null) {
     // Cancelled while paying: the money goes back.
-    await moveRegistration(tx, payments, registration, 'payAfterCancel');
+    await moveRegistration(tx, ports, registration, 'payAfterCancel');
   }
 }
 
 async function onRefunded(
   tx: Executor,
-  payments: PaymentsPort,
+  ports: TransitionPorts,
   registration: RegistrationRow,
   refundReason: string | null,
 ): Promise<void> {
@@ -54,23 +59,27 @@ async function onRefunded(
     // A cancellation refunds first (`cancelPaidRegistration`) and ends here, in the refund's
     // transaction: the seat is freed only together with the money going back.
     const isCancellation = refundReason === REGISTRATION_CANCELLED;
-    await moveRegistration(tx, payments, registration, isCancellation ? 'refundCancellation' : 'refund');
+    await moveRegistration(tx, ports, registration, isCancellation ? 'refundCancellation' : 'refund');
     return;
   }
   if (registration.status === 'expired') {
-    await moveRegistration(tx, payments, registration, 'refundExpired');
+    await moveRegistration(tx, ports, registration, 'refundExpired');
   }
 }
 
-export function onIntentTransition(payments: PaymentsPort) {
+export function onIntentTransition(payments: PaymentsPort, participantBadges: ParticipantBadges) {
+  const ports: TransitionPorts = { payments, participantBadges };
   return async (tx: Executor, transition: IntentTransition): Promise<void> => {
     if (transition.to !== 'succeeded' && transition.to !== 'refunded') return;
     const registration = await repo.lockRegistrationOfIntent(tx, transition.intentId);
     if (registration === undefined) return;
-    if (transition.to === 'succeeded') await onSucceeded(tx, payments, registration);
-    else await onRefunded(tx, payments, registration, transition.refundReason);
+    if (transition.to === 'succeeded') await onSucceeded(tx, ports, registration);
+    else await onRefunded(tx, ports, registration, transition.refundReason);
   };
 }
+
+/** What the hold-expiry job runs with: the module's deps and the transitions' badge effect. */
+export type CheckoutJobDeps = EventsDeps & { participantBadges: ParticipantBadges };
 
 /**
  * The hold's end: a registration still `pending_payment` becomes `expired`, its seat is released
@@ -79,12 +88,12 @@ export function onIntentTransition(payments: PaymentsPort) {
  * no way to honour a payment that is still being processed (a payment that succeeds later is then
  * confirmed if a seat is free, else refunded).
  */
-export function expireHoldJob(deps: EventsDeps): JobHandler {
+export function expireHoldJob(deps: CheckoutJobDeps): JobHandler {
   return async (job) => {
     const expired = await deps.db.transaction(async (tx) => {
       const registration = await repo.lockRegistration(tx, job.key);
       if (registration?.status !== 'pending_payment') return false;
-      return (await moveRegistration(tx, deps.payments, registration, 'expire')) !== undefined;
+      return (await moveRegistration(tx, deps, registration, 'expire')) !== undefined;
     });
     if (expired) deps.payments.wake();
     return undefined;
@@ -95,6 +104,6 @@ export function expireHoldJob(deps: EventsDeps): JobHandler {
  * Registers the hold-expiry job. What intent transitions do (`onIntentTransition`) is wired to the
  * payments module in `src/flows/paid-registrations.flow.ts`, not here.
  */
-export function registerCheckout(deps: EventsDeps): void {
+export function registerCheckout(deps: CheckoutJobDeps): void {
   deps.jobs.registerJobKind(EXPIRE_HOLD_JOB, expireHoldJob(deps));
 }

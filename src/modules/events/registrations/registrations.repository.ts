@@ -3,9 +3,10 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { editions } from '../editions/editions.table.ts';
-import { type EventRole, eventMembers, events } from '../events/events.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
+import { editions } from '../editions/index.ts';
+import { type EventRole, eventMembers, events } from '../events/index.ts';
+import { ticketTypes } from '../tickets/index.ts';
 import {
   ACTIVE_REGISTRATION_STATUSES,
   type RegistrationRow,
@@ -209,4 +210,20 @@ export async function replaceCheckout(
     )
     .returning();
   return row;
+}
+
+/** The person's confirmed registration in the edition, with its ticket's access level (what a program sign-up checks). */
+export async function findConfirmedRegistration(
+  db: Executor,
+  editionId: string,
+  userId: string,
+): Promise<{ id: string; access_level: number } | undefined> {
+  const rows = await queryRows<{ id: string; access_level: number }>(
+    db,
+    sql`select r.id, t.access_level
+          from ${registrations} r join ${ticketTypes} t on t.id = r.ticket_type_id
+         where r.edition_id = ${editionId} and r.user_id = ${userId} and r.status = 'confirmed'
+         limit 1`,
+  );
+  return rows[0];
 }

@@ -14,7 +14,7 @@ import {
   withReasons,
 } from '../../../kernel/http/schemas.ts';
 import type { EventsDeps } from '../deps.ts';
-import { refundRegistration } from './refunds.service.ts';
+import { type RegistrantCheckIns, refundRegistration } from './refunds.service.ts';
 import {
   CANCELLED_EXAMPLE,
   CreateRegistrationBody,
@@ -26,6 +26,7 @@ import {
   RegistrationListQuery,
 } from './registrations.schemas.ts';
 import * as registrations from './registrations.service.ts';
+import type { ParticipantBadges } from './registrations.transitions.ts';
 
 const tags = ['Tickets and registrations'];
 
@@ -43,7 +44,17 @@ const REFUND_REASONS = [
   'refund_exceeds_amount',
 ] as const;
 
-export const registrationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
+/**
+ * The registrations' routes are given what their transitions and cancellations need of the features
+ * above them: the participant badges (badges/) and the registrant's check-ins (check-ins/), wired in
+ * the module's index.ts.
+ */
+export interface RegistrationsContext extends EventsDeps {
+  participantBadges: ParticipantBadges;
+  registrantCheckIns: RegistrantCheckIns;
+}
+
+export const registrationRoutes: FastifyPluginAsyncTypebox<RegistrationsContext> = async (app, deps) => {
   const { db } = deps;
   app.post(
     '/editions/:edition_id/registrations',

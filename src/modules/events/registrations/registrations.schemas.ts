@@ -1,8 +1,8 @@
 /** Schemas of registrations (docs/reference/tickets.md and docs/reference/checkout.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Email, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
-import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
-import { TICKET_TYPE_EXAMPLE } from '../tickets/tickets.schemas.ts';
+import { EDITION_EXAMPLE } from '../editions/index.ts';
+import { TICKET_TYPE_EXAMPLE } from '../tickets/index.ts';
 import { REGISTRATION_STATUSES } from './registrations.table.ts';
 
 export const RegistrationStatus = Type.Enum([...REGISTRATION_STATUSES], {

@@ -11,18 +11,14 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
-import {
-  isEventRole,
-  requireEditionRole,
-  requireReadableEdition,
-  requireRegistrationAccess,
-  requireRegistrationAccessWithRole,
-} from '../access.ts';
-import type { EditionRow } from '../editions/editions.table.ts';
+import type { EditionRow } from '../editions/index.ts';
+import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
+import { isEventRole } from '../events/index.ts';
 import type { TicketTypeRow } from '../tickets/index.ts';
 import * as tickets from '../tickets/index.ts';
 import { type CheckoutDeps, resumeCheckout, startCheckout, withCheckoutClaim } from './checkout.service.ts';
-import { cancelPaidRegistration } from './refunds.service.ts';
+import { cancelPaidRegistration, type RegistrantCheckIns } from './refunds.service.ts';
+import { requireRegistrationAccess, requireRegistrationAccessWithRole } from './registrations.access.ts';
 import * as repo from './registrations.repository.ts';
 import type { CreateRegistrationBody } from './registrations.schemas.ts';
 import type { RegistrationRow } from './registrations.table.ts';
@@ -154,7 +150,7 @@ async function registerChecked(
   // One transaction: the registration row, then the seat, then the participant badge (the order
   //    and why: `openRegistration`). No free seat rolls the registration back too.
   const registration = await db.transaction(async (tx) => {
-    const inserted = await openRegistration(tx, deps.payments, 'register', {
+    const inserted = await openRegistration(tx, deps, 'register', {
       id: uuidv7(),
       edition_id: editionId,
       ticket_type_id: ticketType.id,
@@ -189,6 +185,11 @@ export async function listRegistrations(
   return { ...page, items: page.items.map(serialize) };
 }
 
+/** What a cancellation needs: the transitions' ports and whether a registrant was checked in. */
+export type CancellationDeps = Pick<CheckoutDeps, 'db' | 'payments' | 'participantBadges'> & {
+  registrantCheckIns: RegistrantCheckIns;
+};
+
 /**
  * The registrant, or an owner or admin of the event, cancels. As with the other guards, a
  * registration of a draft event is unknown (404) to anyone who is neither its registrant nor a
@@ -196,7 +197,7 @@ export async function listRegistrations(
  * which lets its registrant alone do so only before the edition starts and any check-in).
  */
 export async function cancelRegistration(
-  { db, payments }: Pick<CheckoutDeps, 'db' | 'payments'>,
+  { db, payments, participantBadges, registrantCheckIns }: CancellationDeps,
   registrationId: string,
   actor: Identity,
 ) {
@@ -216,6 +217,7 @@ export async function cancelRegistration(
     const cancelled = await cancelPaidRegistration(
       db,
       payments,
+      registrantCheckIns,
       { ...registration, intent_id: intentId },
       { byOrganiser: isEventRole(access.role, 'admin'), editionStartsAt: access.editionStartsAt },
     );
@@ -227,7 +229,7 @@ export async function cancelRegistration(
     // its held seat back; should its payment still succeed, the payment is refunded.
     const row = await moveRegistration(
       tx,
-      payments,
+      { payments, participantBadges },
       registration,
       status === 'pending_payment' ? 'cancelPending' : 'cancel',
     );

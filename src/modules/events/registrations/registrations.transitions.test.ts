@@ -11,6 +11,7 @@ import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { RegistrationEventData, RegistrationEventType } from '../../../kernel/payments-port.ts';
+import { participantBadges } from '../badges/index.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { emissionOf, ticketFixtures } from '../tickets/tickets.fixtures.ts';
@@ -127,12 +128,16 @@ describe('registration transitions and their effects', () => {
   const announced: { type: RegistrationEventType; data: RegistrationEventData }[] = [];
   const refunds: { intentId: string; reason: string }[] = [];
   const ports: TransitionPorts = {
-    announce: async (_tx, type, data) => {
-      announced.push({ type, data });
+    payments: {
+      announce: async (_tx, type, data) => {
+        announced.push({ type, data });
+      },
+      requestRefund: async (_tx, intentId, reason) => {
+        refunds.push({ intentId, reason });
+      },
     },
-    requestRefund: async (_tx, intentId, reason) => {
-      refunds.push({ intentId, reason });
-    },
+    // The real badges, as the module's index.ts wires them: the badge effects are checked on the rows.
+    participantBadges,
   };
 
   before(async () => {

@@ -16,7 +16,6 @@ import {
   type RegistrationEventType,
   registrationEventData,
 } from '../../../kernel/payments-port.ts';
-import { emitParticipantBadge, revokeParticipantBadge } from '../badges/badges.emission.ts';
 import * as seats from '../tickets/index.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
@@ -184,8 +183,27 @@ type Creation = {
 }[TransitionName];
 type Move = Exclude<TransitionName, Creation>;
 
-/** What the effects need of the payments module: announcing and refunding. */
-export type TransitionPorts = Pick<PaymentsPort, 'announce' | 'requestRefund'>;
+/**
+ * What a transition's badge effect does. Badges sit above registrations (a badge row points at its
+ * registration), so the badges feature is given to the transitions as this port, wired in the
+ * module's index.ts: a caller without it does not compile.
+ */
+export interface ParticipantBadges {
+  /** The registration was just confirmed: its holder's participant badge, pointing at it. */
+  emit(tx: Executor, registration: { id: string; edition_id: string; user_id: string }): Promise<void>;
+  /** The registration was just cancelled or refunded: its holder's participant badge is revoked. */
+  revoke(
+    tx: Executor,
+    registration: { edition_id: string; user_id: string },
+    reason: 'registration_cancelled' | 'refunded',
+  ): Promise<void>;
+}
+
+/** What the effects need: the payments module (announcing and refunding) and the participant badges. */
+export interface TransitionPorts {
+  payments: Pick<PaymentsPort, 'announce' | 'requestRefund'>;
+  participantBadges: ParticipantBadges;
+}
 
 /** A new registration's columns, but its status (the transition's). */
 export type OpenedRegistration = Omit<repo.NewRegistration, 'status' | 'status_reason'>;
@@ -296,15 +314,15 @@ async function applyRest(
   row: RegistrationRow,
 ): Promise<void> {
   if (transition.badge !== null) {
-    if ('emit' in transition.badge) await emitParticipantBadge(tx, row);
-    else await revokeParticipantBadge(tx, row, transition.badge.void);
+    if ('emit' in transition.badge) await ports.participantBadges.emit(tx, row);
+    else await ports.participantBadges.revoke(tx, row, transition.badge.void);
   }
   if (transition.refund !== null && row.intent_id !== null) {
-    await ports.requestRefund(tx, row.intent_id, transition.refund);
+    await ports.payments.requestRefund(tx, row.intent_id, transition.refund);
   }
   if (transition.announce !== null && row.intent_id !== null) {
     const eventId = (await repo.findEventOfEdition(tx, row.edition_id)) ?? '';
-    await ports.announce(
+    await ports.payments.announce(
       tx,
       transition.announce,
       registrationEventData({ ...row, intent_id: row.intent_id }, eventId),

@@ -7,8 +7,8 @@ import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-o
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { editions } from '../editions/editions.table.ts';
-import { events } from '../events/events.table.ts';
+import { editions } from '../editions/index.ts';
+import { events } from '../events/index.ts';
 import {
   type SignatureRequestRow,
   type SignatureRow,

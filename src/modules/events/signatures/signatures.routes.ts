@@ -17,7 +17,7 @@ import {
   PageQuerySchema,
   withReasons,
 } from '../../../kernel/http/schemas.ts';
-import type { EventsContext } from '../deps.ts';
+import type { EventsDeps } from '../deps.ts';
 import {
   CREATED_REQUEST_EXAMPLE,
   CreatedSignatureRequest,
@@ -44,7 +44,12 @@ const BY_TOKEN =
 
 const tokenOf = (request: FastifyRequest) => (request.query as { token?: unknown }).token;
 
-export const signatureRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+/** What the signatures' routes are given (index.ts): the thread that normalises signature images. */
+export interface SignaturesContext extends EventsDeps {
+  documents: signatures.SignatureImageNormaliser;
+}
+
+export const signatureRoutes: FastifyPluginAsyncTypebox<SignaturesContext> = async (
   app,
   { db, config, documents },
 ) => {

@@ -20,8 +20,7 @@ import { conflict, notFound, unauthorized, validationError } from '../../../kern
 import { serialize } from '../../../kernel/http/respond.ts';
 import { PNG_LIMITS } from '../../../kernel/pdf/png.ts';
 import { generateToken, hashToken } from '../../../kernel/tokens.ts';
-import { requireEditionRole, requireReadableEdition } from '../access.ts';
-import type { DocumentPool } from '../deps.ts';
+import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
 import * as repo from './signatures.repository.ts';
 import {
   type CreateSignatureRequestBody,
@@ -236,7 +235,12 @@ function checkImage(imageUrl: string): void {
  * and a hostile file costs its decoding once, off the event loop. A PNG that cannot be read is a
  * 400. A hosted image's URL is kept as given (it is never fetched).
  */
-async function normalise(documents: DocumentPool, imageUrl: string): Promise<string> {
+/** The worker thread that normalises signature images (documents.worker.ts `signatureImage`). */
+export interface SignatureImageNormaliser {
+  run(task: 'signatureImage', url: string): Promise<string | null>;
+}
+
+async function normalise(documents: SignatureImageNormaliser, imageUrl: string): Promise<string> {
   if (!imageUrl.startsWith(PNG_DATA_URL_PREFIX)) return imageUrl;
   const normalised = await documents.run('signatureImage', imageUrl);
   if (normalised === null) {
@@ -250,7 +254,12 @@ async function normalise(documents: DocumentPool, imageUrl: string): Promise<str
   return normalised;
 }
 
-export async function fulfilRequest(db: Database, documents: DocumentPool, token: unknown, body: FulfilBody) {
+export async function fulfilRequest(
+  db: Database,
+  documents: SignatureImageNormaliser,
+  token: unknown,
+  body: FulfilBody,
+) {
   const { request } = await openRequest(db, token);
   checkImage(body.image_url);
   if (request.status !== 'pending') throw notPending(request.status);

@@ -11,4 +11,6 @@ export {
   takeSeat,
 } from './tickets.repository.ts';
 export { ticketRoutes } from './tickets.routes.ts';
+export { TICKET_TYPE_EXAMPLE } from './tickets.schemas.ts';
 export type { TicketTypeRow } from './tickets.table.ts';
+export { ticketTypes } from './tickets.table.ts';

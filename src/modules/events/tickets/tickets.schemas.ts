@@ -1,7 +1,7 @@
 /** Schemas of ticket types (docs/reference/tickets.md). */
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
-import { EDITION_EXAMPLE } from '../editions/editions.schemas.ts';
+import { EDITION_EXAMPLE } from '../editions/index.ts';
 
 /** The integer columns are 32-bit: anything above is refused by the schema, not the database. */
 const INT32_MAX = 2_147_483_647;

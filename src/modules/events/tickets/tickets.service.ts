@@ -6,7 +6,7 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
-import { requireEditionRole, requireReadableEdition } from '../access.ts';
+import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
 import * as repo from './tickets.repository.ts';
 import type { CreateTicketTypeBody } from './tickets.schemas.ts';
 import type { TicketTypeRow } from './tickets.table.ts';

@@ -11,7 +11,7 @@ import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import { decodeJWT } from 'did-jwt';
 import { verifyCredential } from 'did-jwt-vc';
 import { type DIDResolutionResult, Resolver } from 'did-resolver';
-import { type IssuerKey, loadIssuerKey } from '../../../../kernel/credentials/issuer-key.ts';
+import { type IssuerKey, loadIssuerKey } from '../../../../kernel/vc-issuer/issuer-key.ts';
 import { didDocument } from './did-document.ts';
 import { type OpenBadgeInput, signOpenBadgeCredential, signStatusListCredential } from './open-badge.ts';
 

@@ -7,8 +7,8 @@ import { AppError } from '../../../kernel/http/errors.ts';
 import { type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
-import type { verify } from '../certificates/certificates.service.ts';
-import { formatDay, MESSAGES } from './messages.ts';
+import { formatDay, MESSAGES } from '../page-messages.ts';
+import type { verify } from './certificates.service.ts';
 
 type Verdict = Awaited<ReturnType<typeof verify>>;
 

@@ -14,8 +14,8 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { reserveRefund } from '../../payments/checkout/refunds.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import { intentRefunds } from '../../payments/intents/refunds.table.ts';
-import type { Registration } from '../registrations/registrations.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 const statuses = (responses: ApiResponse[]) => responses.map((response) => response.status).sort();
 

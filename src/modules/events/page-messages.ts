@@ -2,7 +2,7 @@
  * What the events pages say, in each page language (docs/reference/pages.md). Dates are written by
  * `Intl.DateTimeFormat` in the same language, in UTC like every time the API gives.
  */
-import type { Language } from '../../../kernel/pages/language.ts';
+import type { Language } from '../../kernel/pages/language.ts';
 
 const en = {
   badgeTitle: 'Badge',

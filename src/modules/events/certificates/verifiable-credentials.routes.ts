@@ -11,9 +11,10 @@ import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { anyOrigin, anyOriginPreflight } from '../../../kernel/http/cors.ts';
 import { matchesEtag, precomputed } from '../../../kernel/http/precomputed.ts';
 import { errorResponses, idParams } from '../../../kernel/http/schemas.ts';
-import type { EventsContext } from '../deps.ts';
-import { didDocument } from './credentials/did-document.ts';
-import { createStatusLists, credentialOf } from './credentials.service.ts';
+import type { IssuerKey } from '../../../kernel/vc-issuer/issuer-key.ts';
+import type { EventsDeps } from '../deps.ts';
+import { didDocument } from './verifiable-credentials/did-document.ts';
+import { createStatusLists, credentialOf } from './verifiable-credentials.service.ts';
 
 const tags = ['Certificates'];
 const DID_EXAMPLE = {
@@ -42,7 +43,12 @@ const jwtResponse = (description: string) => ({
   },
 });
 
-export const credentialRoutes: FastifyPluginAsyncTypebox<EventsContext> = async (
+/** What the credentials' routes are given (index.ts): the key that signs credentials and status lists. */
+export interface CredentialsContext extends EventsDeps {
+  issuer: IssuerKey;
+}
+
+export const credentialRoutes: FastifyPluginAsyncTypebox<CredentialsContext> = async (
   app,
   { db, issuer, config },
 ) => {

@@ -8,7 +8,7 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
 import type { PaymentsPort } from '../../../kernel/payments-port.ts';
-import { requireEventRole } from '../access.ts';
+import { requireEventRole } from '../events/index.ts';
 import * as repo from './payment-links.repository.ts';
 import type { PaymentLink, PutPaymentLinkBody } from './payment-links.schemas.ts';
 import type { PaymentLinkRow } from './payment-links.table.ts';

@@ -3,10 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { queryRows } from '../../../kernel/db/raw.ts';
-import { checkIns } from '../check-ins/check-ins.table.ts';
-import { registrations } from '../registrations/registrations.table.ts';
-import { ticketTypes } from '../tickets/tickets.table.ts';
+import { checkIns } from '../check-ins/index.ts';
 import { type ProgramParticipantRow, programParticipants } from './participants.table.ts';
 
 /**
@@ -82,22 +79,6 @@ export async function cancelParticipant(
     )
     .returning();
   return row;
-}
-
-/** The person's confirmed registration in the edition, with its ticket's access level. */
-export async function findConfirmedRegistration(
-  db: Executor,
-  editionId: string,
-  userId: string,
-): Promise<{ id: string; access_level: number } | undefined> {
-  const rows = await queryRows<{ id: string; access_level: number }>(
-    db,
-    sql`select r.id, t.access_level
-          from ${registrations} r join ${ticketTypes} t on t.id = r.ticket_type_id
-         where r.edition_id = ${editionId} and r.user_id = ${userId} and r.status = 'confirmed'
-         limit 1`,
-  );
-  return rows[0];
 }
 
 export interface ParticipantView extends ProgramParticipantRow {

@@ -10,11 +10,11 @@ import type { Database } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { asNotFound } from '../../../kernel/http/as-not-found.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
-import { requireEditionRole } from '../access.ts';
+import { requireEditionRole } from '../editions/index.ts';
+import { findProgram, type ProgramSignUps, requireReadableProgram } from '../programs/index.ts';
+import { findConfirmedRegistration } from '../registrations/index.ts';
 import * as repo from './participants.repository.ts';
 import type { ProgramParticipantRow } from './participants.table.ts';
-import { findProgram } from './programs.repository.ts';
-import { requireReadableProgram } from './programs.service.ts';
 
 function participantOf(row: ProgramParticipantRow) {
   return {
@@ -31,7 +31,7 @@ export async function signUp(db: Database, programId: string, actor: Identity) {
   const program = await requireReadableProgram(db, programId, actor);
   let registrationId: string | null = null;
   if (!program.staff_only) {
-    const registration = await repo.findConfirmedRegistration(db, program.edition_id, actor.userId);
+    const registration = await findConfirmedRegistration(db, program.edition_id, actor.userId);
     if (registration === undefined) {
       throw forbidden('Signing up to a program needs a confirmed registration to its edition');
     }
@@ -87,3 +87,6 @@ export async function listParticipants(db: Database, programId: string, actor: I
     })),
   };
 }
+
+/** A program's active sign-ups, as the programs' port (`ProgramSignUps`), wired in the module's index.ts. */
+export const programSignUps: ProgramSignUps = { countActive: repo.countActiveParticipants };

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { IssuerKey } from '../../../../kernel/credentials/issuer-key.ts';
+import type { IssuerKey } from '../../../../kernel/vc-issuer/issuer-key.ts';
 import { encodeStatusList } from './status-list.ts';
 
 const VC_CONTEXT = 'https://www.w3.org/ns/credentials/v2';

@@ -10,14 +10,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Identity } from '../../../kernel/auth/identity.ts';
-import type { IssuerKey } from '../../../kernel/credentials/issuer-key.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { notFound } from '../../../kernel/http/errors.ts';
+import type { IssuerKey } from '../../../kernel/vc-issuer/issuer-key.ts';
 import { realName } from '../holder-name.ts';
 import type { CertificateView } from './certificates.repository.ts';
 import * as repo from './certificates.repository.ts';
 import { requireReadableCertificate, verifyUrlOf } from './certificates.service.ts';
-import { signOpenBadgeCredential, signStatusListCredential } from './credentials/open-badge.ts';
+import { signOpenBadgeCredential, signStatusListCredential } from './verifiable-credentials/open-badge.ts';
 
 export const statusListUrlOf = (publicBaseUrl: string, listId: string) =>
   `${publicBaseUrl}/credentials/status/${listId}`;

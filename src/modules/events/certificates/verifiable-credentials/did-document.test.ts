@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadIssuerKey } from '../../../../kernel/credentials/issuer-key.ts';
+import { loadIssuerKey } from '../../../../kernel/vc-issuer/issuer-key.ts';
 import { didDocument } from './did-document.ts';
 
 describe('didDocument', () => {

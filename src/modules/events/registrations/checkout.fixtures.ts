@@ -20,9 +20,9 @@ import { connectSeller, SIM_CLIENT, simulatorEnv } from '../../payments/payments
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
 import type { WebhookEndpointWithSecret } from '../../payments/webhooks/endpoints/endpoints.schemas.ts';
 import { startTeam, type Team } from '../events.fixtures.ts';
-import type { Registration } from '../registrations/registrations.schemas.ts';
+import type { PaymentLink } from '../payment-links/payment-links.schemas.ts';
 import { ticketFixtures } from '../tickets/tickets.fixtures.ts';
-import type { PaymentLink } from './payment-links.schemas.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 export const WEBHOOK_SECRET = 'checkout-webhook-secret';
 

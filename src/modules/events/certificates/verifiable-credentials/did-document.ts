@@ -9,7 +9,7 @@
  * others are superseded community drafts, and did-jwt does not know the Recommendation's
  * `JsonWebKey` type at all, so Multikey is the one choice that is both current and verifiable there.
  */
-import type { IssuerKey } from '../../../../kernel/credentials/issuer-key.ts';
+import type { IssuerKey } from '../../../../kernel/vc-issuer/issuer-key.ts';
 
 export interface DidVerificationMethod {
   id: string;

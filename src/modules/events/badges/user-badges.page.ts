@@ -7,8 +7,8 @@
 import { type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { page } from '../../../kernel/pages/layout.ts';
-import type { UserBadges } from '../badges/badges.schemas.ts';
-import { formatSpan, MESSAGES, type Messages } from './messages.ts';
+import { formatSpan, MESSAGES, type Messages } from '../page-messages.ts';
+import type { UserBadges } from './badges.schemas.ts';
 
 type Item = UserBadges['attendant']['current'][number];
 

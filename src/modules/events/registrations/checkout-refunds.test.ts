@@ -8,9 +8,9 @@ import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
-import type { Registration } from '../registrations/registrations.schemas.ts';
+import type { PaymentLink } from '../payment-links/payment-links.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
-import type { PaymentLink } from './payment-links.schemas.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 describe('refunds', () => {
   const bench = useCheckoutBench();

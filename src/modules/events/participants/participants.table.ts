@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
+import { programs } from '../programs/programs.table.ts';
 import { registrations } from '../registrations/registrations.table.ts';
-import { programs } from './programs.table.ts';
 
 export const PARTICIPANT_STATUSES = ['active', 'cancelled'] as const;
 

@@ -14,8 +14,8 @@ import { eq } from 'drizzle-orm';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import { intentRefunds } from '../../payments/intents/refunds.table.ts';
-import type { Registration } from '../registrations/registrations.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
+import type { Registration } from './registrations.schemas.ts';
 
 describe('refund outcomes the provider leaves unclear', () => {
   const bench = useCheckoutBench({ JOBS_LEASE_MS: '2000' });

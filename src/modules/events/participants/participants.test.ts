@@ -9,7 +9,7 @@ import { expectError, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import { attendanceFixtures } from '../check-ins/check-ins.fixtures.ts';
 import { useTeam } from '../events.fixtures.ts';
-import type { Program } from './programs.schemas.ts';
+import type { Program } from '../programs/programs.schemas.ts';
 
 interface Participant {
   program_id: string;

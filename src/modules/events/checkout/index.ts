@@ -1,3 +1,0 @@
-/** The checkout feature's public surface: the event's payment link, its routes and its lookup. */
-export { findPaymentLink } from './payment-links.repository.ts';
-export { paymentLinkRoutes } from './payment-links.routes.ts';
