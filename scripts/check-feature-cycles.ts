@@ -1,7 +1,12 @@
 /**
- * No import cycle may span two feature folders (ARCHITECTURE.md, rule 16). `madge --circular`
- * finds file cycles only; this script lifts madge's file graph to folders and fails on every
- * strongly connected component of more than one node, printing the imports that close it.
+ * The feature folders' boundaries (ARCHITECTURE.md, rule 16), on madge's file graph:
+ * - no import cycle spans two feature folders. `madge --circular` finds file cycles only; this
+ *   script lifts the graph to folders and fails on every strongly connected component of more
+ *   than one node, printing the imports that close it;
+ * - a feature is imported through its `index.ts`, its public surface, and nothing else of it.
+ *   Two kinds of file are exempt: a `*.table.ts` names another feature's table for its foreign
+ *   keys, and a `*.worker.ts` (a worker thread's task module) loads only the renderers its thread
+ *   runs, not a feature's routes and services.
  *
  * Nodes: each feature folder `src/modules/<module>/<feature>/`, and each file at a module's root
  * (`events/deps.ts`, `payments/access.ts`, …) on its own. Kernel, flows and system code are
@@ -85,18 +90,38 @@ export function folderCycles(files: Graph): FolderCycle[] {
   return cycles;
 }
 
-async function main(): Promise<void> {
-  const result = await madge('src', { fileExtensions: ['ts'] });
-  const cycles = folderCycles(result.obj());
-  if (cycles.length === 0) {
-    console.log('No import cycle spans two feature folders.');
-    return;
+/** Imports of another feature's files other than its `index.ts` (see the exemptions above). */
+export function surfaceBypasses(files: Graph): string[] {
+  const bypasses: string[] = [];
+  for (const [file, deps] of Object.entries(files)) {
+    const from = nodeOf(file);
+    if (!from || /\.(table|worker)\.ts$/.test(file)) continue;
+    for (const dep of deps) {
+      const to = nodeOf(dep);
+      if (!to?.endsWith('/') || to === from || dep === `modules/${to}index.ts`) continue;
+      bypasses.push(`${file} -> ${dep}`);
+    }
   }
+  return bypasses.sort();
+}
+
+async function main(): Promise<void> {
+  const files = (await madge('src', { fileExtensions: ['ts'] })).obj();
+  const cycles = folderCycles(files);
+  const bypasses = surfaceBypasses(files);
   for (const cycle of cycles) {
     console.error(`Cycle between ${cycle.nodes.length} feature folders: ${cycle.nodes.join(', ')}`);
     for (const line of cycle.imports) console.error(`  ${line}`);
   }
-  process.exitCode = 1;
+  if (bypasses.length > 0) {
+    console.error("Imports of another feature's files past its index.ts:");
+    for (const line of bypasses) console.error(`  ${line}`);
+  }
+  if (cycles.length > 0 || bypasses.length > 0) {
+    process.exitCode = 1;
+    return;
+  }
+  console.log("No import cycle spans two feature folders; features import each other's index.ts only.");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
