@@ -6,7 +6,7 @@
  */
 import type { Database } from '../src/kernel/db/client.ts';
 import { pageWindow } from '../src/kernel/http/respond.ts';
-import { listTemplatesOfPublishedEdition } from '../src/modules/events/certifications/certifications.repository.ts';
+import { listTemplatesOfPublishedEdition } from '../src/modules/events/certification-templates/certification-templates.repository.ts';
 import {
   findPublishedEditionBySlugs,
   listPublishedEditionsOfPublishedEvent,

@@ -18,7 +18,7 @@ import type { Certificate } from '../../src/modules/events/certificates/certific
 import type {
   CertificationTemplate,
   TemplateLink,
-} from '../../src/modules/events/certifications/certifications.schemas.ts';
+} from '../../src/modules/events/certification-templates/certification-templates.schemas.ts';
 import type { Edition } from '../../src/modules/events/editions/editions.schemas.ts';
 import type { Event } from '../../src/modules/events/events/events.schemas.ts';
 import type { Member } from '../../src/modules/events/members/members.schemas.ts';

@@ -21,7 +21,7 @@ import {
   issuanceProgress,
   issueCertificatesJob,
 } from './certificates/index.ts';
-import { certificationRoutes } from './certifications/index.ts';
+import { certificationRoutes } from './certification-templates/index.ts';
 import { checkInRoutes, registrantCheckIns } from './check-ins/index.ts';
 import type { EventsDeps } from './deps.ts';
 import type * as DocumentTasks from './documents.worker.ts';

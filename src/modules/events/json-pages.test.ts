@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectOk } from '../../../test/assertions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../../../test/harness.ts';
-import type { CertificationTemplate } from './certifications/certifications.schemas.ts';
+import type { CertificationTemplate } from './certification-templates/certification-templates.schemas.ts';
 import type { Edition } from './editions/editions.schemas.ts';
 import type { Event } from './events/events.schemas.ts';
 import type { Program } from './programs/programs.schemas.ts';

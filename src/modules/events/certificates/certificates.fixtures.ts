@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
-import type { CertificationTemplate } from '../certifications/certifications.schemas.ts';
+import type { CertificationTemplate } from '../certification-templates/certification-templates.schemas.ts';
 import { attendanceFixtures } from '../check-ins/check-ins.fixtures.ts';
 import type { Team } from '../events.fixtures.ts';
 import type { Certificate } from './certificates.schemas.ts';

@@ -7,7 +7,7 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
-import { certificationTemplates } from '../certifications/index.ts';
+import { certificationTemplates } from '../certification-templates/index.ts';
 import { editions } from '../editions/index.ts';
 import { events } from '../events/index.ts';
 import {

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import { bytea, createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
-import { certificationTemplates } from '../certifications/certifications.table.ts';
+import { certificationTemplates } from '../certification-templates/certification-templates.table.ts';
 import { editions } from '../editions/editions.table.ts';
 
 export const CERTIFICATE_STATUSES = ['valid', 'revoked'] as const;

@@ -22,7 +22,7 @@ import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobProgress } from '../../../kernel/jobs/progress.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
-import { listLiveTemplateIds } from '../certifications/index.ts';
+import { listLiveTemplateIds } from '../certification-templates/index.ts';
 import { requireEditionRole } from '../editions/index.ts';
 import { activeSignatureIds } from '../signatures/index.ts';
 import { MAX_SIGNATURES } from './certificate.signatures.ts';

@@ -20,8 +20,8 @@ import {
   LinkedProgram,
   TemplateLink,
   UpdateCertificationTemplateBody,
-} from './certifications.schemas.ts';
-import * as certifications from './certifications.service.ts';
+} from './certification-templates.schemas.ts';
+import * as certifications from './certification-templates.service.ts';
 
 const tags = ['Certification templates'];
 const PUBLIC_READ =

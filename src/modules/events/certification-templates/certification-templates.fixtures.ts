@@ -8,7 +8,7 @@ import type { TestUser } from '../../../../test/harness.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import { at, eventFixtures, type Team } from '../events.fixtures.ts';
 import type { Program } from '../programs/programs.schemas.ts';
-import type { CertificationTemplate, TemplateLink } from './certifications.schemas.ts';
+import type { CertificationTemplate, TemplateLink } from './certification-templates.schemas.ts';
 
 export function certificationFixtures(
   getTeam: () => Team,

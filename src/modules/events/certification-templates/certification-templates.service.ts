@@ -15,13 +15,13 @@ import { serialize } from '../../../kernel/http/respond.ts';
 import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
 import { isEventRole } from '../events/index.ts';
 import { findProgramInAnyState } from '../programs/index.ts';
-import * as repo from './certifications.repository.ts';
+import * as repo from './certification-templates.repository.ts';
 import {
   type CreateCertificationTemplateBody,
   MAX_DESIGN_BYTES,
   type UpdateCertificationTemplateBody,
-} from './certifications.schemas.ts';
-import type { CertificationTemplateRow } from './certifications.table.ts';
+} from './certification-templates.schemas.ts';
+import type { CertificationTemplateRow } from './certification-templates.table.ts';
 
 const TEMPLATE = 'Certification template';
 

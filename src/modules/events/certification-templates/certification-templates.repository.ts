@@ -11,12 +11,12 @@ import type { JsonPage } from '../../../kernel/http/respond.ts';
 import { editions, isPublicEdition } from '../editions/index.ts';
 import { events } from '../events/index.ts';
 import { programs } from '../programs/index.ts';
-import { CertificationTemplate } from './certifications.schemas.ts';
+import { CertificationTemplate } from './certification-templates.schemas.ts';
 import {
   type CertificationTemplateRow,
   certificationTemplatePrograms,
   certificationTemplates,
-} from './certifications.table.ts';
+} from './certification-templates.table.ts';
 
 export type NewTemplate = typeof certificationTemplates.$inferInsert;
 export type TemplatePatch = Partial<Omit<NewTemplate, 'id' | 'edition_id' | 'created_at'>>;

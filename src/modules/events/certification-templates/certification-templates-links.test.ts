@@ -11,8 +11,8 @@ import { checkAuth } from '../../../../test/auth-check.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
 import { at, expectInvalid, ISO, MALFORMED_JSON, UNKNOWN_ID, useTeam } from '../events.fixtures.ts';
 import type { Program } from '../programs/programs.schemas.ts';
-import { certificationFixtures } from './certifications.fixtures.ts';
-import type { CertificationTemplate, LinkedProgram } from './certifications.schemas.ts';
+import { certificationFixtures } from './certification-templates.fixtures.ts';
+import type { CertificationTemplate, LinkedProgram } from './certification-templates.schemas.ts';
 
 describe('certification template links', () => {
   const team = useTeam();
