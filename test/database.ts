@@ -36,7 +36,9 @@ let snapshot: Promise<Blob> | undefined;
 
 /**
  * The migrated data directory, read once per process (a shard process builds many apps). An
- * uncompressed tar: PGlite loads it in about 60 % of the CPU time a gzipped one takes.
+ * uncompressed tar: PGlite loads it in about 60 % of the CPU time a gzipped one takes. Without the
+ * template databases (below): a third of the bytes and half the files less to load, and a test
+ * app's PGlite boots in ~80 % of the CPU time (~0.45 s instead of ~0.55 s).
  */
 function pgliteSnapshot(): Promise<Blob> {
   snapshot ??= readOrMakeSnapshot();
@@ -44,11 +46,22 @@ function pgliteSnapshot(): Promise<Blob> {
 }
 
 async function readOrMakeSnapshot(): Promise<Blob> {
-  const file = join(CACHE_DIR, `pglite-${migrationsHash()}.tar`);
+  // `-slim`: a snapshot without the templates, not one an older harness cached under the same hash.
+  const file = join(CACHE_DIR, `pglite-${migrationsHash()}-slim.tar`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
   const database = await openDatabase({ url: 'memory://', dataDir: '' });
   await database.migrate();
-  const dump = await database.pglite!.dumpDataDir('none');
+  // A PGlite instance opens one database, `postgres`, and nothing here creates another, so the
+  // templates initdb made are never read; dropped (through the catalog, which stays consistent),
+  // every test app no longer loads them.
+  const pglite = database.pglite!;
+  await pglite.exec(
+    `update pg_database set datistemplate = false where datname in ('template0', 'template1')`,
+  );
+  await pglite.exec('drop database template0');
+  await pglite.exec('drop database template1');
+  await pglite.exec('checkpoint');
+  const dump = await pglite.dumpDataDir('none');
   await database.close();
   const bytes = Buffer.from(await dump.arrayBuffer());
   // Test files run in parallel processes: write aside, then rename (atomic), so no process reads

@@ -38,6 +38,9 @@ const TOKEN_ROUTES =
   /^(GET \/signature-requests\/by-token|POST \/signature-requests\/(fulfill|deny)|POST \/signatures\/revoke)$/;
 
 const UNKNOWN_UUID = '01937a4e-0000-7000-8000-0000000000ff';
+/** Made once, not per operation (see body-defects.ts, SHORT_KEY). */
+const UNKNOWN_SLUG = fc.stringMatching(/^zz[a-z0-9-]{1,20}$/);
+const PARAMETER_NAME = fc.stringMatching(/^[a-z][a-z_]{0,10}$/);
 
 export function pathDefects(op: Operation, parameter: Parameter): Defects<PathCase> {
   const isUuid = parameter.schema.format === 'uuid';
@@ -65,11 +68,7 @@ export function pathDefects(op: Operation, parameter: Parameter): Defects<PathCa
   const random: Array<fc.Arbitrary<PathCase>> = [fc.constantFrom(...must, ...more)];
   if (mayMatch && isUuid) random.push(fc.uuid().map((id): PathCase => [id, [404], `unknown ${id}`]));
   if (mayMatch && !isUuid) {
-    random.push(
-      fc
-        .stringMatching(/^zz[a-z0-9-]{1,20}$/)
-        .map((value): PathCase => [value, [400, 404], `unknown ${value}`]),
-    );
+    random.push(UNKNOWN_SLUG.map((value): PathCase => [value, [400, 404], `unknown ${value}`]));
   }
   return { must, arbitrary: fc.oneof(...random) };
 }
@@ -113,7 +112,7 @@ export function queryDefects(op: Operation, base: Array<[string, string]>): Defe
   if (!isOpen) {
     const names = fc.oneof(
       fc.constantFrom('page', 'limit', 'sort', 'q', 'debug', 'fields', 'include', 'token', 'status'),
-      fc.stringMatching(/^[a-z][a-z_]{0,10}$/),
+      PARAMETER_NAME,
     );
     random.push(
       fc

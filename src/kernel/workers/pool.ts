@@ -17,8 +17,15 @@
  *
  * Threads run the TypeScript sources like the process: worker-entry.mjs registers tsx in each
  * thread (on Node 20 the `--import tsx` of the process does not reach worker threads) and then
- * imports the task module. `close()` ends the threads (the app's onClose): a pool left open
- * would keep the process alive.
+ * imports the task module, about a second of CPU per thread before its first task.
+ *
+ * So the threads belong to the process, not to one app: every WorkerPool with the same task module
+ * and bounds runs on one piscina pool (`shared` below). A process holds one app in production; the
+ * test files of a shard process build an app each, one after the other, and with a pool per app
+ * each of them paid that start again. `close()` (the app's onClose) refuses new tasks, waits for
+ * this pool's own tasks to end and lets go of the threads, which stay for the next app until
+ * IDLE_MS pass without work. An idle thread does not keep the process alive: piscina unrefs each
+ * thread, and its port while it has no task, so a process whose apps are closed ends as before.
  */
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
@@ -46,9 +53,37 @@ export interface WorkerPoolOptions {
   maxQueue: number;
 }
 
+/**
+ * The piscina pools of this process, one per task module and bounds, made on the first task and
+ * kept (see the header): their threads end after IDLE_MS idle, and a pool without threads holds
+ * nothing.
+ */
+const shared = new Map<string, Piscina>();
+
+const keyOf = (options: WorkerPoolOptions) => `${options.tasks.href} ${options.threads} ${options.maxQueue}`;
+
+function sharedPiscina(options: WorkerPoolOptions): Piscina {
+  const key = keyOf(options);
+  let pool = shared.get(key);
+  if (pool === undefined) {
+    pool = new Piscina({
+      filename: ENTRY.href,
+      workerData: { tasks: options.tasks.href },
+      minThreads: 0,
+      maxThreads: options.threads,
+      maxQueue: options.maxQueue,
+      idleTimeout: IDLE_MS,
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
+    shared.set(key, pool);
+  }
+  return pool;
+}
+
 export class WorkerPool<M> {
-  #pool: Piscina | undefined;
   #isClosed = false;
+  /** This pool's tasks not yet settled: close() waits for them. */
+  readonly #running = new Set<Promise<unknown>>();
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
@@ -58,30 +93,27 @@ export class WorkerPool<M> {
    */
   async run<K extends TaskName<M>>(task: K, input: TaskInput<M, K>): Promise<TaskOutput<M, K>> {
     if (this.#isClosed) throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down');
-    this.#pool ??= new Piscina({
-      filename: ENTRY.href,
-      workerData: { tasks: this.options.tasks.href },
-      minThreads: 0,
-      maxThreads: this.options.threads,
-      maxQueue: this.options.maxQueue,
-      idleTimeout: IDLE_MS,
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
-    });
-    const pool = this.#pool;
+    const pool = sharedPiscina(this.options);
     if (pool.queueSize >= this.options.maxQueue) throw busy();
-    return (await pool.run({ task, input }, { name: 'run' })) as TaskOutput<M, K>;
+    const running = pool.run({ task, input }, { name: 'run' }) as Promise<TaskOutput<M, K>>;
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.add(settled);
+    void settled.then(() => this.#running.delete(settled));
+    return running;
   }
 
   /** Tasks waiting for a thread (for metrics and tests). */
   get queued(): number {
-    return this.#pool?.queueSize ?? 0;
+    return shared.get(keyOf(this.options))?.queueSize ?? 0;
   }
 
+  /** Refuses new tasks and resolves once this pool's tasks have ended; the threads stay (header). */
   async close(): Promise<void> {
     this.#isClosed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.destroy();
+    await Promise.all(this.#running);
   }
 }
 

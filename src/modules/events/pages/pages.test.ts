@@ -2,7 +2,7 @@
  * The pages (docs/reference/pages.md) as a browser receives them: HTML with the page CSP, in the language
  * asked for, every value escaped, no inline script, 404 pages for unknown codes and links, JSON
  * for API clients where a page has a JSON form. (What a person sees and does in a real browser is
- * `pages.browser.test.ts`.)
+ * `pages-*.browser.test.ts`.)
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
