@@ -1,10 +1,10 @@
 /**
  * The shared, table-driven auth check (conventions rule 11). For every protected route it sends:
  * no token, a malformed header, a non-bearer scheme, an expired token, a token without `exp`, one
- * whose `iat` or `nbf` is a year in the future (docs/reference/auth.md), a token signed with another algorithm
- * (HS256 and `none`), a token signed by an untrusted Ed25519 key, a token without an e-mail — each
- * must be 401 UNAUTHORIZED — and, where the route has one, a caller lacking the role, which must be
- * 403 FORBIDDEN.
+ * whose `iat` or `nbf` is a year in the future (docs/reference/auth.md), a token signed with another
+ * algorithm (HS256 and `none`), a token signed by an untrusted Ed25519 key, a token without an e-mail — each
+ * must be 401 UNAUTHORIZED — and, where the route has one, a caller lacking the role, which must be 403
+ * FORBIDDEN.
  */
 import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';

@@ -11,7 +11,8 @@
  *   `PascalCase` with two humps, `UPPER_SNAKE`, `t.post<A, B>(…)` with its type arguments) occurs in
  *   the code, and every relative link reaches an existing file and heading.
  * - src/ and test/ cite only the repository's own documents: none of the old service specification
- *   or interface document by section or operation number (they are not in the repository), and every `docs/reference/<page>.md#anchor` they
+ * or interface document by section or operation number (they are not in the repository), and every
+ * `docs/reference/<page>.md#anchor` they
  *   cite exists.
  * A rename or a deleted file fails here instead of leaving the next engineer a wrong map.
  */

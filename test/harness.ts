@@ -97,8 +97,8 @@ export interface OpenApiOperation {
 
 /**
  * A JSON envelope as a test reads it: `data` typed as the route's response schema says (`T`), the
- * rest as the envelope of docs/reference/errors.md. Success and error share one shape here, so a test can read
- * `body.error` of a refusal without a cast; `expectOk` and `expectError` check which it is.
+ * rest as the envelope of docs/reference/errors.md. Success and error share one shape here, so a test can
+ * read `body.error` of a refusal without a cast; `expectOk` and `expectError` check which it is.
  */
 export interface Envelope<T> {
   code: number;

@@ -64,14 +64,15 @@ export interface Config {
   rateLimitPerMinute: number;
   checkout: {
     /**
-     * How long a paid registration holds its seat (docs/reference/checkout.md): `CHECKOUT_HOLD_MINUTES` (5..120,
-     * default 15), or `CHECKOUT_HOLD_SECONDS` (an addition of this service; refused in production) so that
-     * tests and local trials can watch a hold end without waiting five minutes.
+     * How long a paid registration holds its seat (docs/reference/checkout.md): `CHECKOUT_HOLD_MINUTES`
+     * (5..120, default 15), or `CHECKOUT_HOLD_SECONDS` (an addition of this service; refused in production)
+     * so that tests and local trials can watch a hold end without waiting five minutes.
      */
     holdSeconds: number;
     /**
-     * How long after a hold ends an intent still pending is looked up at the provider (docs/reference/checkout.md:
-     * 10 minutes). `RECONCILE_AFTER_SECONDS` (an addition of this service; refused in production) shortens it.
+     * How long after a hold ends an intent still pending is looked up at the provider
+     * (docs/reference/checkout.md: 10 minutes). `RECONCILE_AFTER_SECONDS` (an addition of this service;
+     * refused in production) shortens it.
      */
     reconcileAfterSeconds: number;
   };
@@ -269,7 +270,8 @@ export function loadConfig(env: Env = process.env): Config {
         'is required in production (an Ed25519 private key, PEM or JWK: openssl genpkey -algorithm ed25519)',
       );
     }
-    // Shortcuts for tests and local trials only: production keeps the documented timing (docs/reference/checkout.md).
+    // Shortcuts for tests and local trials only: production keeps the documented timing
+    // (docs/reference/checkout.md).
     for (const name of ['CHECKOUT_HOLD_SECONDS', 'RECONCILE_AFTER_SECONDS'] as const) {
       if (vars[name] !== undefined) throw new ConfigError(name, 'is for tests and development only');
     }

@@ -44,7 +44,8 @@ const PARAMETER_NAME = fc.stringMatching(/^[a-z][a-z_]{0,10}$/);
 
 export function pathDefects(op: Operation, parameter: Parameter): Defects<PathCase> {
   const isUuid = parameter.schema.format === 'uuid';
-  // A malformed UUID is a 400 (docs/reference/errors.md); a malformed slug, provider or kind may also be a 404.
+  // A malformed UUID is a 400 (docs/reference/errors.md); a malformed slug, provider or kind may also be a
+  // 404.
   const bad = isUuid ? [400] : [400, 404];
   const mayMatch = !NOT_SELECTING.has(`${op.key} ${parameter.name}`);
   const must: PathCase[] = [

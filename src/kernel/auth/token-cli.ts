@@ -1,6 +1,6 @@
 /**
- * `npm run token -- --email a@example.com [--name 'Ana Souza'] [--sub <uuid>] [--ttl 1h]`: prints a bearer token signed
- * with the development key pair in DATA_DIR (created if missing), which a development service
+ * `npm run token -- --email a@example.com [--name 'Ana Souza'] [--sub <uuid>] [--ttl 1h]`: prints a bearer
+ * token signed with the development key pair in DATA_DIR (created if missing), which a development service
  * started on the same DATA_DIR trusts. Refused in production.
  */
 import { createHash } from 'node:crypto';

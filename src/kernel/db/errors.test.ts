@@ -1,7 +1,7 @@
 /**
  * Database errors raised by the real database (PGlite or the server, whichever the suite runs on)
- * map to the codes of docs/reference/errors.md: the constraint is the last line of defence and still answers with
- * a clear 4xx.
+ * map to the codes of docs/reference/errors.md: the constraint is the last line of defence and still answers
+ * with a clear 4xx.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

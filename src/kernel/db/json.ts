@@ -8,7 +8,8 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 
-// ISO 8601 in UTC with milliseconds and `Z`, as every timestamp the service answers (docs/reference/README.md).
+// ISO 8601 in UTC with milliseconds and `Z`, as every timestamp the service answers
+// (docs/reference/README.md).
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export function jsonObjectOf(table: PgTable, fields: readonly string[]): SQL<string> {

@@ -1,6 +1,7 @@
 /**
- * The one error handler. Every failure, ours or Fastify's, leaves as the error envelope of docs/reference/errors.md:
- * `{code, message, error: {code, message, reason?, fields?, meta?, debug?}, timestamp, module}`.
+ * The one error handler. Every failure, ours or Fastify's, leaves as the error envelope of
+ * docs/reference/errors.md: `{code, message, error: {code, message, reason?, fields?, meta?, debug?},
+ * timestamp, module}`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.ts';

@@ -1,6 +1,6 @@
 /**
- * The HTTP kernel as a client meets it: every refusal is the error envelope of docs/reference/errors.md with the
- * right status and code, never a 5xx, and nothing is written by a refused request.
+ * The HTTP kernel as a client meets it: every refusal is the error envelope of docs/reference/errors.md with
+ * the right status and code, never a 5xx, and nothing is written by a refused request.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

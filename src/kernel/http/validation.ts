@@ -1,9 +1,9 @@
 /**
- * Input validation of every route, all parts at once (docs/reference/errors.md: "one 400 names every bad field of
- * the path, query and body"). Fastify validates params, body, querystring and headers in turn and
- * stops at the first part that fails, so a bad path hid a bad body. Here each route's schemas are
- * compiled when the route is added (`onRoute`), Fastify's own validation step is a no-op, and one
- * `preHandler` hook runs every part and throws a single VALIDATION_ERROR naming each field.
+ * Input validation of every route, all parts at once (docs/reference/errors.md: "one 400 names every bad
+ * field of the path, query and body"). Fastify validates params, body, querystring and headers in turn and
+ * stops at the first part that fails, so a bad path hid a bad body. Here each route's schemas are compiled
+ * when the route is added (`onRoute`), Fastify's own validation step is a no-op, and one `preHandler` hook
+ * runs every part and throws a single VALIDATION_ERROR naming each field.
  *
  * The same hook refuses input a route does not declare, for the API's own routes (those that name
  * their module; the docs UI serves static files): a body on a route without a body schema (`{}` is

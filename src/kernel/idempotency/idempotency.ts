@@ -1,6 +1,6 @@
 /**
- * `Idempotency-Key` on every authenticated POST, with Stripe's semantics (docs/reference/errors.md). A route-level
- * `preHandler` (after authentication and validation, so a refused request is never stored) claims
+ * `Idempotency-Key` on every authenticated POST, with Stripe's semantics (docs/reference/errors.md). A
+ * route-level `preHandler` (after authentication and validation, so a refused request is never stored) claims
  * the caller's key with a fingerprint of the request:
  *
  * - a new key runs the request; a 2xx or 3xx answer is stored for 24 hours, anything else forgets

@@ -1,9 +1,9 @@
 /**
- * Memberships (docs/reference/events.md event members, docs/reference/projects.md project members), one suite run for each:
- * the list, adding an existing actor by e-mail, removal by e-mail, who may add or remove whom, the
- * owner who stays, duplicates, unknown people and bad input. What only one module does (events:
- * the path user_id of a removal, draft events, staff badges; projects: outsiders get 404) is
- * tested beside it, in modules/events/members/ and modules/projects/members/.
+ * Memberships (docs/reference/events.md event members, docs/reference/projects.md project members), one suite
+ * run for each: the list, adding an existing actor by e-mail, removal by e-mail, who may add or remove whom,
+ * the owner who stays, duplicates, unknown people and bad input. What only one module does (events: the path
+ * user_id of a removal, draft events, staff badges; projects: outsiders get 404) is tested beside it, in
+ * modules/events/members/ and modules/projects/members/.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

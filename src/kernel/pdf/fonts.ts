@@ -151,7 +151,8 @@ class ParsedFontToken {
   }
 
   constructor(stream: { buffer: Uint8Array }) {
-    // biome-ignore lint/correctness/noConstructorReturn: fontkit builds a font with `new format(stream)`; this format's font already exists
+    // fontkit builds a font with `new format(stream)`; this format's font already exists.
+    // biome-ignore lint/correctness/noConstructorReturn: see above
     return parsedByToken.get(stream.buffer)!;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The payments module's public surface (docs/reference/payments.md and docs/reference/checkout.md): its Fastify plugin, its core (the
- * outbox and the payments port the events module sells through, `kernel/payments-port.ts`), and
- * the webhook delivery worker for `npm run worker`, which runs it in a process of its own.
- * Nothing outside this folder imports anything else of it.
+ * The payments module's public surface (docs/reference/payments.md and docs/reference/checkout.md): its
+ * Fastify plugin, its core (the outbox and the payments port the events module sells through,
+ * `kernel/payments-port.ts`), and the webhook delivery worker for `npm run worker`, which runs it in a
+ * process of its own. Nothing outside this folder imports anything else of it.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';

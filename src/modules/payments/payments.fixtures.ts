@@ -83,9 +83,9 @@ export interface HiddenCase {
 }
 
 /**
- * A wallet and what it owns are not public (docs/reference/auth.md): to anyone but the wallet's owner they are
- * unknown. Each case, sent by `stranger`, must get exactly what the same request naming an unknown
- * id gets: 404 `NOT_FOUND`, the same message and body, but for the timestamp.
+ * A wallet and what it owns are not public (docs/reference/auth.md): to anyone but the wallet's owner they
+ * are unknown. Each case, sent by `stranger`, must get exactly what the same request naming an unknown id
+ * gets: 404 `NOT_FOUND`, the same message and body, but for the timestamp.
  */
 export async function expectHiddenFrom(t: TestApp, stranger: TestUser, cases: HiddenCase[]): Promise<void> {
   for (const { method, url, body, unknown } of cases) {

@@ -1,6 +1,6 @@
 /**
- * Badge codes (docs/reference/attendance.md): what a badge's QR code carries, `PUBLIC_BASE_URL/b/<code>`, and what
- * a scanner sends to check the holder in.
+ * Badge codes (docs/reference/attendance.md): what a badge's QR code carries, `PUBLIC_BASE_URL/b/<code>`, and
+ * what a scanner sends to check the holder in.
  *
  * A code is 43 base64url characters: the emission id (16 bytes) followed by a 128-bit tag,
  * HMAC-SHA256 of the id under a key derived from SECRETS_KEY (HKDF, its own `info`, so the key is

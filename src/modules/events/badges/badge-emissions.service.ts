@@ -94,7 +94,8 @@ export function parseEmissionIds(raw: string | string[] | undefined): string[] |
 /**
  * The print data of the edition's active emissions: all of them in emission order, or the selected
  * ones in the order given. A selected id that is not an emission of this edition is a 404 (listed
- * in `error.meta.emission_ids`); a selected emission that is revoked is left out, as docs/reference/tickets.md prints active emissions only.
+ * in `error.meta.emission_ids`); a selected emission that is revoked is left out, as
+ * docs/reference/tickets.md prints active emissions only.
  */
 export async function printData(
   db: Database,

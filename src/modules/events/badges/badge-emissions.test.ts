@@ -1,7 +1,7 @@
 /**
  * Badge emissions (docs/reference/tickets.md): the emission rules as seen through the organizers' list
- * (docs/reference/tickets.md) — staff badges on publish, on member added and removed — the template each badge
- * resolves to, and the public listing of a user's badges.
+ * (docs/reference/tickets.md) — staff badges on publish, on member added and removed — the template each
+ * badge resolves to, and the public listing of a user's badges.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

@@ -95,7 +95,8 @@ describe('badge printing', () => {
       assert.deepEqual(order.slice(0, 3).sort(), [ids.owner, ids.admin, ids.staff].sort());
       assert.deepEqual(order.slice(3), [ids.vip, ids.basic]);
       const vip = items.find((item) => item.emission_id === ids.vip);
-      // The badge's own page (docs/reference/attendance.md): a code only the service can make, one per emission.
+      // The badge's own page (docs/reference/attendance.md): a code only the service can make, one per
+      // emission.
       const codeUrl = new RegExp(`^${BASE_URL}/b/[A-Za-z0-9_-]{43}$`);
       for (const item of items) assert.match(item.variables.action_url, codeUrl);
       assert.equal(new Set(items.map((item) => item.variables.action_url)).size, items.length);

@@ -1,6 +1,6 @@
 /**
- * The badge emission rules (docs/reference/tickets.md). Each function runs inside its caller's transaction, so
- * a badge is emitted or revoked together with the change that causes it, or not at all:
+ * The badge emission rules (docs/reference/tickets.md). Each function runs inside its caller's transaction,
+ * so a badge is emitted or revoked together with the change that causes it, or not at all:
  *
  * (a) publishing an edition emits a staff badge to every member of the event;
  * (b) a member added while published editions of the event are current (not yet ended) gets a

@@ -1,6 +1,6 @@
 /**
- * Printable badges (docs/reference/tickets.md, `GET /editions/{edition_id}/badges/print.pdf`): the print data of
- * `GET .../badges/print` rendered as a PDF, one A6 portrait page per badge.
+ * Printable badges (docs/reference/tickets.md, `GET /editions/{edition_id}/badges/print.pdf`): the print data
+ * of `GET .../badges/print` rendered as a PDF, one A6 portrait page per badge.
  *
  * A page, top to bottom: a band in the accent colour with the optional `title` and the event name;
  * the edition name; the holder's name (their token's `name` claim, else their e-mail masked, as

@@ -1,6 +1,6 @@
 /**
- * Badge templates (docs/reference/tickets.md): one live template per scope of an edition — the edition default,
- * one per ticket type, and one for staff. Emissions, print data and a user's badges are in
+ * Badge templates (docs/reference/tickets.md): one live template per scope of an edition — the edition
+ * default, one per ticket type, and one for staff. Emissions, print data and a user's badges are in
  * badge-emissions.service.ts; the emission rules in badges.emission.ts.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';

@@ -1,7 +1,7 @@
 /**
- * `GET /users/{user_id}/badges` as a page (docs/reference/pages.md): the same public list as the JSON of docs/reference/tickets.md
- * (active badges of published editions, no e-mails), for a browser that asks for HTML. Current
- * and upcoming editions first, then past ones; each badge says its event, edition, dates and
+ * `GET /users/{user_id}/badges` as a page (docs/reference/pages.md): the same public list as the JSON of
+ * docs/reference/tickets.md (active badges of published editions, no e-mails), for a browser that asks for
+ * HTML. Current and upcoming editions first, then past ones; each badge says its event, edition, dates and
  * ticket (or staff).
  */
 import { type Html, html } from '../../../kernel/pages/html.ts';

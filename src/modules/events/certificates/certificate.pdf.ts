@@ -1,6 +1,6 @@
 /**
- * A certificate as a PDF (docs/reference/attendance.md, `GET /certificates/{certificate_id}/pdf`): one A4 landscape
- * page drawn from the template's `design_data`.
+ * A certificate as a PDF (docs/reference/attendance.md, `GET /certificates/{certificate_id}/pdf`): one A4
+ * landscape page drawn from the template's `design_data`.
  *
  * The page, top to bottom, inside a double frame in the accent colour: the title; the optional
  * subtitle; a small ornament; "This certifies that", the holder's name large, a rule; the sentence

@@ -1,8 +1,8 @@
 /**
- * A certificate's PDF through the route (docs/reference/attendance.md), read as a person's viewer reads it: pdf.js
- * extracts the text and the QR code is decoded from the rendered page. The edition has two active
- * signatures (a drawn PNG and a hosted image URL, which is never fetched) and a revoked one, which
- * must not appear.
+ * A certificate's PDF through the route (docs/reference/attendance.md), read as a person's viewer reads it:
+ * pdf.js extracts the text and the QR code is decoded from the rendered page. The edition has two active
+ * signatures (a drawn PNG and a hosted image URL, which is never fetched) and a revoked one, which must not
+ * appear.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

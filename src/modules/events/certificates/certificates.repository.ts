@@ -1,6 +1,6 @@
 /**
- * SQL of certificates: who qualifies (docs/reference/attendance.md), issuing a batch, status-list bits, the reads
- * of the routes, and revocation.
+ * SQL of certificates: who qualifies (docs/reference/attendance.md), issuing a batch, status-list bits, the
+ * reads of the routes, and revocation.
  */
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';

@@ -2,8 +2,8 @@
  * Certificates (docs/reference/attendance.md): reading them (the holder, or owners and admins of the event),
  * listing, revoking, and the public verification by code. Their PDFs: certificate-documents.service.ts.
  *
- * Access follows docs/reference/auth.md: a certificate is not public, so to a caller who is neither its holder
- * nor a member of its event it does not exist (404); a member below admin gets 403.
+ * Access follows docs/reference/auth.md: a certificate is not public, so to a caller who is neither its
+ * holder nor a member of its event it does not exist (404); a member below admin gets 403.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';

@@ -41,8 +41,8 @@ export const credentialStatusLists = pgTable(
 );
 
 /**
- * Certificates (docs/reference/attendance.md): one per template and person, issued by an issuance run. The holder's
- * name and e-mail are copied at issuance, as printed. `verification_code` is public by design
+ * Certificates (docs/reference/attendance.md): one per template and person, issued by an issuance run. The
+ * holder's name and e-mail are copied at issuance, as printed. `verification_code` is public by design
  * (printed on the PDF, in the verify URL), so it is stored as is.
  */
 export const certificates = pgTable(

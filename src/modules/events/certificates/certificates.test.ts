@@ -1,6 +1,6 @@
 /**
- * Certificates (docs/reference/attendance.md): who qualifies per template kind, issuing again, the job's progress,
- * reading, revoking and verifying, and who may do each.
+ * Certificates (docs/reference/attendance.md): who qualifies per template kind, issuing again, the job's
+ * progress, reading, revoking and verifying, and who may do each.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

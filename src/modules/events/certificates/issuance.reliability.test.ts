@@ -1,10 +1,10 @@
 /**
- * Certificate issuance survives a crash (docs/reference/attendance.md), with real processes on the PostgreSQL server
- * (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
- * PostgreSQL pass). 5,000 people were checked in; an issuance run starts and the service is
- * SIGKILLed mid-run. A new process takes the job over when its lease (shortened to 3 s here by
- * JOBS_LEASE_MS) runs out and finishes it: every person holds exactly one certificate, the run's
- * counters match what was issued, and no status-list bit is shared.
+ * Certificate issuance survives a crash (docs/reference/attendance.md), with real processes on the PostgreSQL
+ * server (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
+ * PostgreSQL pass). 5,000 people were checked in; an issuance run starts and the service is SIGKILLed
+ * mid-run. A new process takes the job over when its lease (shortened to 3 s here by JOBS_LEASE_MS) runs out
+ * and finishes it: every person holds exactly one certificate, the run's counters match what was issued, and
+ * no status-list bit is shared.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
 /**
- * Certificate issuance (docs/reference/attendance.md): `POST /editions/{edition_id}/certificates/issue` records a
- * run and schedules a background job (kernel/jobs) keyed by the run's id; `GET /jobs/{job_id}`
+ * Certificate issuance (docs/reference/attendance.md): `POST /editions/{edition_id}/certificates/issue`
+ * records a run and schedules a background job (kernel/jobs) keyed by the run's id; `GET /jobs/{job_id}`
  * shows its progress.
  *
  * The job issues in batches: each batch picks the next qualifying (template, person) pairs that

@@ -1,9 +1,9 @@
 /**
- * Routes of the verifiable credentials (docs/reference/attendance.md): a certificate's Open Badges 3.0 credential, the
- * public status lists and the issuer's DID document. Their bodies are the documents themselves
- * (a JWT, a DID document), as verifiers expect, not the envelope; errors are the envelope. The two
- * public documents carry an `ETag` (304 when it matches) and may be read from any origin, by
- * verifiers running in a browser (kernel/http/cors.ts).
+ * Routes of the verifiable credentials (docs/reference/attendance.md): a certificate's Open Badges 3.0
+ * credential, the public status lists and the issuer's DID document. Their bodies are the documents
+ * themselves (a JWT, a DID document), as verifiers expect, not the envelope; errors are the envelope. The two
+ * public documents carry an `ETag` (304 when it matches) and may be read from any origin, by verifiers
+ * running in a browser (kernel/http/cors.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

@@ -78,8 +78,9 @@ export async function updateTemplate(
 }
 
 /**
- * The hot path of the public list of certification templates (docs/reference/events.md): the templates of a published edition of a published event, with the
- * total, in one prepared round trip; undefined when there is nothing to show.
+ * The hot path of the public list of certification templates (docs/reference/events.md): the templates of a
+ * published edition of a published event, with the total, in one prepared round trip; undefined when there is
+ * nothing to show.
  */
 const publicTemplatesPage = preparedQuery((db) =>
   db

@@ -1,13 +1,13 @@
 /**
- * Check-ins (docs/reference/attendance.md), modelled on pretix's redeem: a staff member scans a badge at the door
- * (no `program_id`) or at a program, and the answer says what to do with the person in front of
- * them. `ok` and `already_checked_in` are 200; `unknown`, `wrong_edition`, `revoked`, `not_open`
- * and `not_allowed` are 409 with the same body in `error.meta`, and record nothing.
+ * Check-ins (docs/reference/attendance.md), modelled on pretix's redeem: a staff member scans a badge at the
+ * door (no `program_id`) or at a program, and the answer says what to do with the person in front of them.
+ * `ok` and `already_checked_in` are 200; `unknown`, `wrong_edition`, `revoked`, `not_open` and `not_allowed`
+ * are 409 with the same body in `error.meta`, and record nothing.
  *
- * Order: the caller's role (docs/reference/auth.md), then the request's own fields (`program_id`, `scanned_at`:
- * a 400, as a request that cannot be a scan), then the nonce (a re-upload gets its first answer
- * back), then the badge: what it is (unknown, another edition's, revoked) before when it is
- * scanned (`not_open`: outside the edition's check-in window), before where (`not_allowed`).
+ * Order: the caller's role (docs/reference/auth.md), then the request's own fields (`program_id`,
+ * `scanned_at`: a 400, as a request that cannot be a scan), then the nonce (a re-upload gets its first answer
+ * back), then the badge: what it is (unknown, another edition's, revoked) before when it is scanned
+ * (`not_open`: outside the edition's check-in window), before where (`not_allowed`).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';

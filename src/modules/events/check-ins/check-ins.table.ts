@@ -7,12 +7,11 @@ import { editions } from '../editions/editions.table.ts';
 import { programs } from '../programs/programs.table.ts';
 
 /**
- * Check-ins (docs/reference/attendance.md): one row per badge and place, the edition itself (`program_id` null) or
- * one of its programs. Only admitted scans are recorded; a refused scan (`unknown`, `revoked`, …)
- * writes nothing. `checked_in_at` is when the badge was scanned (an offline scanner's
- * `scanned_at`), kept at the earliest scan; `recorded_at` is when the service learnt of it.
- * `nonce` lets a scanner re-upload a batch: a scan whose nonce is known is answered again, not
- * counted again.
+ * Check-ins (docs/reference/attendance.md): one row per badge and place, the edition itself (`program_id`
+ * null) or one of its programs. Only admitted scans are recorded; a refused scan (`unknown`, `revoked`, …)
+ * writes nothing. `checked_in_at` is when the badge was scanned (an offline scanner's `scanned_at`), kept at
+ * the earliest scan; `recorded_at` is when the service learnt of it. `nonce` lets a scanner re-upload a
+ * batch: a scan whose nonce is known is answered again, not counted again.
  */
 export const checkIns = pgTable(
   'check_ins',

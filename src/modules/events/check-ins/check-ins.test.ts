@@ -1,6 +1,6 @@
 /**
- * Check-ins (docs/reference/attendance.md): every result of a scan, offline scans and nonce dedupe, who may scan,
- * and what the lists and counts show afterwards.
+ * Check-ins (docs/reference/attendance.md): every result of a scan, offline scans and nonce dedupe, who may
+ * scan, and what the lists and counts show afterwards.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

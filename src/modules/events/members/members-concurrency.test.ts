@@ -1,8 +1,8 @@
 /**
- * Member changes of one event under concurrency (docs/reference/events.md and the emission rules of docs/reference/tickets.md). Every
- * path that writes the editions or members of an event locks the event row first (`lockEvent`),
- * so these requests queue on that one lock instead of deadlocking: inserting a member row takes a
- * KEY SHARE lock on the event row (its foreign key), and a member add that took it before the
+ * Member changes of one event under concurrency (docs/reference/events.md and the emission rules of
+ * docs/reference/tickets.md). Every path that writes the editions or members of an event locks the event row
+ * first (`lockEvent`), so these requests queue on that one lock instead of deadlocking: inserting a member
+ * row takes a KEY SHARE lock on the event row (its foreign key), and a member add that took it before the
  * event lock deadlocked with every other such add (a 503 for most of them).
  *
  * Only a PostgreSQL server (`TEST_DATABASE_URL`) can show it: the requests go through `inject`

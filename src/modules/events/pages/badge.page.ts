@@ -1,11 +1,11 @@
 /**
  * `GET /b/{code}` (docs/reference/pages.md): what anyone scanning a badge sees. The holder's name (their
  * token's name claim; without one, their e-mail masked as every public artefact shows it, see
- * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket, and whether the badge is
- * valid: active and its edition not yet ended. Below it, staff check the holder in (the page's
- * script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
- * `sessionStorage`). An unknown or forged code is a 404 page. A client
- * that does not ask for HTML gets the same as JSON (`badgeView`), and the 404 envelope.
+ * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket,
+ * and whether the badge is valid: active and its edition not yet ended. Below it, staff check the holder in
+ * (the page's script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
+ * `sessionStorage`). An unknown or forged code is a 404 page. A client that does not ask for HTML gets the
+ * same as JSON (`badgeView`), and the 404 envelope.
  */
 import type { Database } from '../../../kernel/db/client.ts';
 import { scriptAsset } from '../../../kernel/pages/assets.ts';

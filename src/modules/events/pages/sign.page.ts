@@ -2,8 +2,8 @@
  * `GET /sign?token=` (docs/reference/pages.md): the page a signatory opens from the link of a signature
  * request (`fulfill_url`). A pending request shows what is asked (edition, event, requester), a
  * canvas to draw on or a PNG to upload, and a form to decline with a reason; the page's script
- * (`scripts/sign.js`) sends them to the token routes of docs/reference/signatures.md and reloads, so every outcome is
- * rendered here. Used (signed, declined), cancelled, expired and unknown links each get their own
+ * (`scripts/sign.js`) sends them to the token routes of docs/reference/signatures.md and reloads, so every
+ * outcome is rendered here. Used (signed, declined), cancelled, expired and unknown links each get their own
  * page: 404 for an unknown link, 410 for an expired one, 200 otherwise.
  */
 import { scriptAsset } from '../../../kernel/pages/assets.ts';

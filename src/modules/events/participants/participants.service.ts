@@ -1,9 +1,9 @@
 /**
- * Program sign-ups (docs/reference/attendance.md). A person signs themselves up to a program of an edition they can
- * see: a staff-only program needs staff and up of the event (to anyone else it does not exist,
- * 404, as in programs.service.ts); any other program needs a confirmed registration whose ticket
- * `access_level` reaches the program's `min_access_level` (403 otherwise). `max_participants` is
- * checked under the program's row lock (participants.repository.ts): never exceeded.
+ * Program sign-ups (docs/reference/attendance.md). A person signs themselves up to a program of an edition
+ * they can see: a staff-only program needs staff and up of the event (to anyone else it does not exist, 404,
+ * as in programs.service.ts); any other program needs a confirmed registration whose ticket `access_level`
+ * reaches the program's `min_access_level` (403 otherwise). `max_participants` is checked under the program's
+ * row lock (participants.repository.ts): never exceeded.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';

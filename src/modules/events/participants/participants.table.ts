@@ -8,9 +8,9 @@ import { registrations } from '../registrations/registrations.table.ts';
 export const PARTICIPANT_STATUSES = ['active', 'cancelled'] as const;
 
 /**
- * Sign-ups to programs (docs/reference/attendance.md): one row per program and person; cancelling keeps the row
- * (`cancelled`) and signing up again re-activates it. `max_participants` is held by locking the
- * program row while counting, so two last-seat sign-ups cannot both succeed.
+ * Sign-ups to programs (docs/reference/attendance.md): one row per program and person; cancelling keeps the
+ * row (`cancelled`) and signing up again re-activates it. `max_participants` is held by locking the program
+ * row while counting, so two last-seat sign-ups cannot both succeed.
  */
 export const programParticipants = pgTable(
   'program_participants',

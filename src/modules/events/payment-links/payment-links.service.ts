@@ -1,8 +1,7 @@
 /**
- * Event payment links (docs/reference/checkout.md): which wallet and seller sell an event's paid tickets. Linking
- * takes the event's owner who also owns the wallet; the wallet and seller are checked by the
- * payments module (404 for a wallet that is not the caller's, 404/409 for a seller that is not a
- * live one of it).
+ * Event payment links (docs/reference/checkout.md): which wallet and seller sell an event's paid tickets.
+ * Linking takes the event's owner who also owns the wallet; the wallet and seller are checked by the payments
+ * module (404 for a wallet that is not the caller's, 404/409 for a seller that is not a live one of it).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';

@@ -3,8 +3,8 @@ import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 import { events } from '../events/events.table.ts';
 
 /**
- * Which wallet and seller sell an event's paid tickets (docs/reference/checkout.md). The wallet and the seller
- * belong to the payments module: they are named by id only, and checked through its port
+ * Which wallet and seller sell an event's paid tickets (docs/reference/checkout.md). The wallet and the
+ * seller belong to the payments module: they are named by id only, and checked through its port
  * (`kernel/payments-port.ts`) when the link is made and at every checkout.
  */
 export const eventPaymentLinks = pgTable('event_payment_links', {

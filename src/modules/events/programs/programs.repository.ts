@@ -21,9 +21,9 @@ const live = isNull(programs.deleted_at);
 const scheduleOrder = [sql`${programs.starts_at} asc nulls last`, asc(programs.created_at), asc(programs.id)];
 
 /**
- * The hot path of the public list of programs (docs/reference/events.md): the public programs (not staff-only) of a published edition of a
- * published event, with the total, in one prepared round trip. Undefined when there is nothing to
- * show (the caller's general path then tells 404 from an empty page).
+ * The hot path of the public list of programs (docs/reference/events.md): the public programs (not
+ * staff-only) of a published edition of a published event, with the total, in one prepared round trip.
+ * Undefined when there is nothing to show (the caller's general path then tells 404 from an empty page).
  */
 const publicProgramsPage = preparedQuery((db) =>
   db

@@ -1,6 +1,6 @@
 /**
- * Schemas of programs (schedule items, docs/reference/events.md): one source for validation, handler types and
- * OpenAPI. The Program resource is the one of the interface document plus the schedule fields
+ * Schemas of programs (schedule items, docs/reference/events.md): one source for validation, handler types
+ * and OpenAPI. The Program resource is the one of the interface document plus the schedule fields
  * `starts_at`, `ends_at` and `location`.
  */
 import { type Static, Type } from 'typebox';

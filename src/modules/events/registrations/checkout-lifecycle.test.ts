@@ -1,8 +1,8 @@
 /**
- * What happens to a paid registration after the checkout (docs/reference/checkout.md), over real HTTP against the
- * simulator, with holds of one second (`CHECKOUT_HOLD_SECONDS`) so that their end is watched, not
- * faked: expiry, payments after it with and without a free seat, a lost notification recovered by
- * reconciliation, and a checkout nobody paid.
+ * What happens to a paid registration after the checkout (docs/reference/checkout.md), over real HTTP against
+ * the simulator, with holds of one second (`CHECKOUT_HOLD_SECONDS`) so that their end is watched, not faked:
+ * expiry, payments after it with and without a free seat, a lost notification recovered by reconciliation,
+ * and a checkout nobody paid.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

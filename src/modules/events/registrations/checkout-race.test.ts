@@ -1,8 +1,8 @@
 /**
- * The last seats under concurrency with holds (docs/reference/checkout.md): simultaneous paid registrations hold
- * exactly as many seats as there are, a seat held by someone paying is not sold to anyone else,
- * and counters always equal the registrations. The point is the PostgreSQL server run
- * (`TEST_DATABASE_URL`), where requests run in parallel on separate connections.
+ * The last seats under concurrency with holds (docs/reference/checkout.md): simultaneous paid registrations
+ * hold exactly as many seats as there are, a seat held by someone paying is not sold to anyone else, and
+ * counters always equal the registrations. The point is the PostgreSQL server run (`TEST_DATABASE_URL`),
+ * where requests run in parallel on separate connections.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,8 +1,8 @@
 /**
- * Helpers of the checkout tests (docs/reference/checkout.md): the Mercado Pago simulator (signing and sending its
- * notifications), a team app that listens on a real port (the simulator notifies it there), a
- * sandbox wallet with a seller connected through the real OAuth flow and a webhook endpoint at a
- * local subscriber, and paid editions linked to that wallet.
+ * Helpers of the checkout tests (docs/reference/checkout.md): the Mercado Pago simulator (signing and sending
+ * its notifications), a team app that listens on a real port (the simulator notifies it there), a sandbox
+ * wallet with a seller connected through the real OAuth flow and a webhook endpoint at a local subscriber,
+ * and paid editions linked to that wallet.
  */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';

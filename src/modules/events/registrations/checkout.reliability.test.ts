@@ -1,11 +1,11 @@
 /**
- * Paid registrations survive crashes (docs/reference/checkout.md), with real processes on the PostgreSQL server
- * (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
- * PostgreSQL pass). 200 people register for a paid ticket and pay through the Mercado Pago
- * simulator while the service is SIGKILLed twice: once while registrations are being made, once
- * while payments are being notified (notifications sent to a dead service are lost, as they would
- * be; reconciliation must find those payments). At the end every paid registration is confirmed,
- * no seat is oversold, and the subscriber received `registration.confirmed` for each of them.
+ * Paid registrations survive crashes (docs/reference/checkout.md), with real processes on the PostgreSQL
+ * server (the embedded database belongs to one process, so this needs TEST_DATABASE_URL; CI runs it in its
+ * PostgreSQL pass). 200 people register for a paid ticket and pay through the Mercado Pago simulator while
+ * the service is SIGKILLed twice: once while registrations are being made, once while payments are being
+ * notified (notifications sent to a dead service are lost, as they would be; reconciliation must find those
+ * payments). At the end every paid registration is confirmed, no seat is oversold, and the subscriber
+ * received `registration.confirmed` for each of them.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,9 +1,9 @@
 /**
- * Paid registrations (docs/reference/checkout.md), events side. A checkout is made in one request: the provider's
- * checkout first (through the payments port; it writes nothing, so a provider failure leaves
- * nothing behind), then one transaction that inserts the registration `pending_payment`, holds
- * its seat, stores the intent and schedules the hold's end. What happens next comes from the
- * payments module as intent transitions (`registrations.listener.ts`).
+ * Paid registrations (docs/reference/checkout.md), events side. A checkout is made in one request: the
+ * provider's checkout first (through the payments port; it writes nothing, so a provider failure leaves
+ * nothing behind), then one transaction that inserts the registration `pending_payment`, holds its seat,
+ * stores the intent and schedules the hold's end. What happens next comes from the payments module as intent
+ * transitions (`registrations.listener.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../../../kernel/auth/identity.ts';

@@ -1,7 +1,7 @@
 /**
- * Paid tickets through Mercado Pago (docs/reference/checkout.md), end to end over real HTTP: the service listens
- * on a port, the simulator creates preferences, takes payments on its page and notifies the
- * service exactly as Mercado Pago does, and a local subscriber receives the wallet's webhooks.
+ * Paid tickets through Mercado Pago (docs/reference/checkout.md), end to end over real HTTP: the service
+ * listens on a port, the simulator creates preferences, takes payments on its page and notifies the service
+ * exactly as Mercado Pago does, and a local subscriber receives the wallet's webhooks.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
- * Refunds of paid registrations (docs/reference/checkout.md): an organiser's refund, and the cancellation of a paid
- * seat, which refunds first. The payments port refunds at the provider; the refund's intent
- * transition then ends the registration (`registrations.listener.ts`).
+ * Refunds of paid registrations (docs/reference/checkout.md): an organiser's refund, and the cancellation of
+ * a paid seat, which refunds first. The payments port refunds at the provider; the refund's intent transition
+ * then ends the registration (`registrations.listener.ts`).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';

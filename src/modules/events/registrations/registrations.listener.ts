@@ -1,9 +1,9 @@
 /**
- * What intent transitions do to paid registrations (docs/reference/checkout.md), inside the transaction of the
- * transition itself (`src/flows/` wires `onIntentTransition` to the payments core), and the job that ends
- * unpaid holds. Every step is conditional on the registration's status as locked here, so a
- * transition heard twice, or racing the hold's end, changes a registration at most once. Which
- * registration transition each case is, and its effects, is declared in `registrations.transitions.ts`.
+ * What intent transitions do to paid registrations (docs/reference/checkout.md), inside the transaction of
+ * the transition itself (`src/flows/` wires `onIntentTransition` to the payments core), and the job that ends
+ * unpaid holds. Every step is conditional on the registration's status as locked here, so a transition heard
+ * twice, or racing the hold's end, changes a registration at most once. Which registration transition each
+ * case is, and its effects, is declared in `registrations.transitions.ts`.
  *
  * - `succeeded`: a pending registration is confirmed (held seat → confirmed seat, participant badge,
  *   `registration.confirmed`). One whose hold already ended is confirmed if a seat is free, else a

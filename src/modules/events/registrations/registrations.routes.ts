@@ -1,6 +1,6 @@
 /**
- * Routes of registrations (docs/reference/tickets.md and docs/reference/checkout.md): register, read, list, cancel, and the organiser's
- * refund of a paid one.
+ * Routes of registrations (docs/reference/tickets.md and docs/reference/checkout.md): register, read, list,
+ * cancel, and the organiser's refund of a paid one.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

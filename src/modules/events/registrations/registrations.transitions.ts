@@ -1,9 +1,9 @@
 /**
- * The one place a registration's status changes (docs/reference/tickets.md and docs/reference/checkout.md), modelled on the intents'
- * `intents.transitions.ts`. Every transition is declared in `REGISTRATION_TRANSITIONS` with its
- * effects: the seat counter of its ticket type, the participant badge, a refund asked of the
- * payments module, and the registration event announced to the wallet's webhook endpoints. The
- * services, the payment listener and the hold-expiry job name a transition; they never write a
+ * The one place a registration's status changes (docs/reference/tickets.md and docs/reference/checkout.md),
+ * modelled on the intents' `intents.transitions.ts`. Every transition is declared in
+ * `REGISTRATION_TRANSITIONS` with its effects: the seat counter of its ticket type, the participant badge, a
+ * refund asked of the payments module, and the registration event announced to the wallet's webhook
+ * endpoints. The services, the payment listener and the hold-expiry job name a transition; they never write a
  * status, a seat, a badge or an announcement of a registration themselves
  * (`registrations.transitions.test.ts` checks that nothing else writes the status).
  *

@@ -1,8 +1,8 @@
 /**
- * Signature requests, the organizer's side (docs/reference/signatures.md): creating one (the token shown once,
- * stored only as its hash), listing them (lazy expiry, status filter) and cancelling one; bad
- * input, roles, unknown ids. The signatory's side: signatures-token.test.ts; signatures and
- * revocation: signatures-revoke.test.ts.
+ * Signature requests, the organizer's side (docs/reference/signatures.md): creating one (the token shown
+ * once, stored only as its hash), listing them (lazy expiry, status filter) and cancelling one; bad input,
+ * roles, unknown ids. The signatory's side: signatures-token.test.ts; signatures and revocation:
+ * signatures-revoke.test.ts.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
- * Signatures (docs/reference/signatures.md): the public list of an edition's active signatures, and revocation by
- * the revoke token (interface document: authenticated by the token in the query parameter `token`,
- * not by a bearer token).
+ * Signatures (docs/reference/signatures.md): the public list of an edition's active signatures, and
+ * revocation by the revoke token (interface document: authenticated by the token in the query parameter
+ * `token`, not by a bearer token).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

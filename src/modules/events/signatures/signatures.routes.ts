@@ -1,9 +1,9 @@
 /**
- * Routes of docs/reference/signatures.md: signature requests and signatures. Organizer routes take a bearer token;
- * the signatory's routes take no bearer token at all: the opaque token in `?token=` is the
- * credential. It is checked in a `preParsing` hook, after the rate limiter (an `onRequest` hook)
- * and before the body is read, so a caller without a valid token learns nothing about validation
- * or state, as on bearer routes. Logged URLs mask `token=` (kernel/http/logging.ts).
+ * Routes of docs/reference/signatures.md: signature requests and signatures. Organizer routes take a bearer
+ * token; the signatory's routes take no bearer token at all: the opaque token in `?token=` is the credential.
+ * It is checked in a `preParsing` hook, after the rate limiter (an `onRequest` hook) and before the body is
+ * read, so a caller without a valid token learns nothing about validation or state, as on bearer routes.
+ * Logged URLs mask `token=` (kernel/http/logging.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';

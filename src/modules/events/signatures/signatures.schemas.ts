@@ -1,6 +1,6 @@
 /**
- * Schemas of signature requests and signatures (docs/reference/signatures.md): one source for validation, handler
- * types and the OpenAPI document. Token hashes never appear in any of them, so serialization drops
+ * Schemas of signature requests and signatures (docs/reference/signatures.md): one source for validation,
+ * handler types and the OpenAPI document. Token hashes never appear in any of them, so serialization drops
  * them even if a row were passed through whole.
  */
 import { type Static, Type } from 'typebox';

@@ -1,6 +1,6 @@
 /**
- * Signatures (docs/reference/signatures.md). An organizer asks someone to sign for an edition; the signatory gets a
- * link carrying an opaque token and, with it alone (no account), reads the request, signs it or
+ * Signatures (docs/reference/signatures.md). An organizer asks someone to sign for an edition; the signatory
+ * gets a link carrying an opaque token and, with it alone (no account), reads the request, signs it or
  * declines. Signing hands back a second token that revokes the signature.
  *
  * Rules:
@@ -169,7 +169,8 @@ export async function createRequest(
     },
     body.expires_in_days ?? 7,
   );
-  // The signing page (docs/reference/pages.md); the API route `/signature-requests/by-token` takes the same token.
+  // The signing page (docs/reference/pages.md); the API route `/signature-requests/by-token` takes the same
+  // token.
   const fulfillUrl = `${publicBaseUrl}/sign?token=${encodeURIComponent(token)}`;
   return { ...toRequest(row), token, fulfill_url: fulfillUrl };
 }

@@ -7,8 +7,8 @@ export const SIGNATURE_REQUEST_STATUSES = ['pending', 'completed', 'denied', 'ca
 export const SIGNATURE_STATUSES = ['active', 'revoked'] as const;
 
 /**
- * Signature requests sent to a signatory (docs/reference/signatures.md). The token that opens a request is never
- * stored: only its SHA-256 hash (hex). `expired` is applied lazily, when a request is read after
+ * Signature requests sent to a signatory (docs/reference/signatures.md). The token that opens a request is
+ * never stored: only its SHA-256 hash (hex). `expired` is applied lazily, when a request is read after
  * `expires_at`.
  */
 export const signatureRequests = pgTable(

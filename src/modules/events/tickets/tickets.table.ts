@@ -4,11 +4,11 @@ import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 import { editions } from '../editions/editions.table.ts';
 
 /**
- * Ticket types of an edition (docs/reference/tickets.md and docs/reference/checkout.md). `confirmed_count` is the number of confirmed
- * registrations and `held_count` the seats held by checkouts not yet paid, each kept by the same
- * statement that changes a registration: a conditional `… + 1 where confirmed_count + held_count <
- * max_quantity` is what makes the last seat go to exactly one of two concurrent registrations,
- * and the check constraint backs it up.
+ * Ticket types of an edition (docs/reference/tickets.md and docs/reference/checkout.md). `confirmed_count` is
+ * the number of confirmed registrations and `held_count` the seats held by checkouts not yet paid, each kept
+ * by the same statement that changes a registration: a conditional `… + 1 where confirmed_count + held_count
+ * < max_quantity` is what makes the last seat go to exactly one of two concurrent registrations, and the
+ * check constraint backs it up.
  */
 export const ticketTypes = pgTable(
   'ticket_types',

@@ -389,9 +389,9 @@ export function resumeRefundJob(ctx: RefundContext): JobHandler {
 const secondsUntil = (at: Date | null) => Math.max(1, Math.ceil(((at?.getTime() ?? 0) - Date.now()) / 1000));
 
 /**
- * Refunds a succeeded intent at the provider, all that is left or `amountCents` (docs/reference/checkout.md): the
- * owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one
- * moves it to `refunded`. Serialised per intent (above): 409 while another is in flight.
+ * Refunds a succeeded intent at the provider, all that is left or `amountCents` (docs/reference/checkout.md):
+ * the owner of its wallet only. A partial refund keeps `succeeded` with `refunded_cents`; the last one moves
+ * it to `refunded`. Serialised per intent (above): 409 while another is in flight.
  */
 export async function refundAsOwner(
   context: RefundContext,

@@ -1,8 +1,8 @@
 /**
- * Revoking someone else's credential (docs/reference/auth.md and docs/reference/payments.md). A collector, and a seller as something
- * a wallet owns, is not public: to a caller with no role on it, `POST /providers/{provider}/revoke`
- * answers exactly what an unknown id gets (404), so credential ids cannot be probed, and a revoked
- * one does not betray its state with a 409 either. Nothing is revoked by such a call.
+ * Revoking someone else's credential (docs/reference/auth.md and docs/reference/payments.md). A collector,
+ * and a seller as something a wallet owns, is not public: to a caller with no role on it, `POST
+ * /providers/{provider}/revoke` answers exactly what an unknown id gets (404), so credential ids cannot be
+ * probed, and a revoked one does not betray its state with a 409 either. Nothing is revoked by such a call.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
- * Provider connections (docs/reference/payments.md): the OAuth connect (authorization code with PKCE S256), its
- * callback, the caller's collectors, a wallet's sellers and revocation. Tokens are sealed with SECRETS_KEY before they
- * reach the database and are never returned or logged; revocation erases them.
+ * Provider connections (docs/reference/payments.md): the OAuth connect (authorization code with PKCE S256),
+ * its callback, the caller's collectors, a wallet's sellers and revocation. Tokens are sealed with
+ * SECRETS_KEY before they reach the database and are never returned or logged; revocation erases them.
  */
 import { createHash } from 'node:crypto';
 import type { Identity } from '../../../kernel/auth/identity.ts';

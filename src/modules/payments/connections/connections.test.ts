@@ -1,7 +1,7 @@
 /**
- * Provider connections (docs/reference/payments.md) against the Mercado Pago simulator over real HTTP: the whole
- * OAuth flow (connect, consent, callback, stored collector, binding to a wallet), refused states,
- * PKCE, the seller flow, collectors, revocation, provider failures and the auth table.
+ * Provider connections (docs/reference/payments.md) against the Mercado Pago simulator over real HTTP: the
+ * whole OAuth flow (connect, consent, callback, stored collector, binding to a wallet), refused states, PKCE,
+ * the seller flow, collectors, revocation, provider failures and the auth table.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

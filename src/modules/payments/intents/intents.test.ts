@@ -1,6 +1,6 @@
 /**
- * Intents (docs/reference/payments.md): the wallet's intents (newest first, status filter, paging), one intent,
- * and cancellation (only from pending/processing, recording `payment.cancelled`). Someone else's
+ * Intents (docs/reference/payments.md): the wallet's intents (newest first, status filter, paging), one
+ * intent, and cancellation (only from pending/processing, recording `payment.cancelled`). Someone else's
  * wallet and intents are unknown to the caller (404).
  */
 import assert from 'node:assert/strict';

@@ -13,8 +13,8 @@ import { findPendingRefund } from './refunds.repository.ts';
 
 /**
  * What the transitions need of the outbox: the statement of an event's deliveries (waking the
- * workers is the caller's, after commit) and who hears a transition inside its transaction (the events module,
- * wired in `src/flows/`). Both are required: a caller cannot leave the listeners out and silently
+ * workers is the caller's, after commit) and who hears a transition inside its transaction (the events
+ * module, wired in `src/flows/`). Both are required: a caller cannot leave the listeners out and silently
  * skip confirming a paid registration.
  */
 type DeliveryPolicy = Pick<Outbox, 'deliveriesOf' | 'listeners'>;
@@ -117,10 +117,10 @@ export async function recordEvent(
  * unknown one) and the seller, then creates the intent with its `payment.<status>` event and
  * the event's deliveries, all in one statement (`insertIntentWithEvent`): atomic without a
  * transaction and one round trip (intent creation is the hot write of test mode). Its wallet check
- * is `requireWalletOwner`'s, written in SQL; `testmode.test.ts` holds the two equal. The checks are read without a lock: a seller
- * revoked meanwhile still gets this one intent, as if the revocation had come a moment later.
- * Every column but the collector and the timestamps is what was sent, so the row is rebuilt from
- * the values and what the statement answers.
+ * is `requireWalletOwner`'s, written in SQL; `testmode.test.ts` holds the two equal. The checks are read
+ * without a lock: a seller revoked meanwhile still gets this one intent, as if the revocation had come a
+ * moment later. Every column but the collector and the timestamps is what was sent, so the row is rebuilt
+ * from the values and what the statement answers.
  */
 export async function createIntent(
   db: Executor,

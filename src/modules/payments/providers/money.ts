@@ -1,7 +1,7 @@
 /**
  * Minor and major currency units. Amounts are integers in minor units everywhere in the service
- * (docs/reference/README.md: amounts and prices are integers in minor currency units); providers such as Mercado
- * Pago speak major units (`unit_price: 50.5`). ISO 4217 says how many minor units a currency has:
+ * (docs/reference/README.md: amounts and prices are integers in minor currency units); providers such as
+ * Mercado Pago speak major units (`unit_price: 50.5`). ISO 4217 says how many minor units a currency has:
  * most have 2, the ones below 0 or 3.
  */
 const ZERO_DECIMALS = new Set([

@@ -24,8 +24,8 @@ export const wallets = pgTable(
 export type WalletRow = typeof wallets.$inferSelect;
 
 /**
- * Provider accounts that receive funds (docs/reference/payments.md), bound after an OAuth connect. Credentials
- * are encrypted with SECRETS_KEY (AES-256-GCM, `kernel`'s secret box) and erased on revocation.
+ * Provider accounts that receive funds (docs/reference/payments.md), bound after an OAuth connect.
+ * Credentials are encrypted with SECRETS_KEY (AES-256-GCM, `kernel`'s secret box) and erased on revocation.
  */
 export const collectors = pgTable(
   'collectors',

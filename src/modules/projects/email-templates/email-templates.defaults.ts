@@ -1,8 +1,8 @@
 /**
- * The built-in e-mail templates (docs/reference/projects.md): for each kind its declared variables and a default
- * subject and HTML body. A project may override a kind (email_templates table); without an
- * override these apply. The bodies are Liquid templates rendered with HTML escaping
- * (email-templates.render.ts); the plain-text alternative is derived from the rendered HTML.
+ * The built-in e-mail templates (docs/reference/projects.md): for each kind its declared variables and a
+ * default subject and HTML body. A project may override a kind (email_templates table); without an override
+ * these apply. The bodies are Liquid templates rendered with HTML escaping (email-templates.render.ts); the
+ * plain-text alternative is derived from the rendered HTML.
  *
  * Layout rules of the defaults, for the mail clients that matter (Outlook's Word engine, Gmail,
  * Apple Mail): tables for layout with `role="presentation"`, inline styles only (Gmail drops

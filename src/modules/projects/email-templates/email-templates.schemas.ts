@@ -1,6 +1,6 @@
 /**
- * Schemas of e-mail templates (docs/reference/projects.md): the effective template of a kind, the override body,
- * the preview body and its result. One source for validation, handler types and OpenAPI.
+ * Schemas of e-mail templates (docs/reference/projects.md): the effective template of a kind, the override
+ * body, the preview body and its result. One source for validation, handler types and OpenAPI.
  */
 import { type Static, Type } from 'typebox';
 import { Uuid } from '../../../kernel/http/schemas.ts';

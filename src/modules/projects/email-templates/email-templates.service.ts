@@ -1,8 +1,8 @@
 /**
- * E-mail templates of a project (docs/reference/projects.md). The effective template of a kind is the project's
- * override when there is one, otherwise the built-in default, tagged with `source`. Every route is
- * for the project's admins and owner; an unknown kind is 404 (after the role check, so outsiders
- * learn nothing). Overrides are validated before they are stored (email-templates.render.ts).
+ * E-mail templates of a project (docs/reference/projects.md). The effective template of a kind is the
+ * project's override when there is one, otherwise the built-in default, tagged with `source`. Every route is
+ * for the project's admins and owner; an unknown kind is 404 (after the role check, so outsiders learn
+ * nothing). Overrides are validated before they are stored (email-templates.render.ts).
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';

@@ -1,9 +1,9 @@
 /**
- * Project members under concurrency (docs/reference/projects.md). A member add or removal is one statement and
- * nothing locks the project row (a member insert only takes the KEY SHARE lock of its foreign key),
- * so concurrent changes of one project never wait on each other, let alone deadlock, as event
- * member adds once did. This guards that: should a project lock ever be added, it must come before
- * the insert, as `lockEvent` does in the events module.
+ * Project members under concurrency (docs/reference/projects.md). A member add or removal is one statement
+ * and nothing locks the project row (a member insert only takes the KEY SHARE lock of its foreign key), so
+ * concurrent changes of one project never wait on each other, let alone deadlock, as event member adds once
+ * did. This guards that: should a project lock ever be added, it must come before the insert, as `lockEvent`
+ * does in the events module.
  *
  * Only a PostgreSQL server (`TEST_DATABASE_URL`) runs the requests truly in parallel; the embedded
  * database runs one statement at a time.

@@ -1,5 +1,5 @@
 /**
- * Project members (docs/reference/projects.md and docs/reference/projects.md): removal by e-mail, answered with `data` `{}`;
+ * Project members (docs/reference/projects.md): removal by e-mail, answered with `data` `{}`;
  * who may remove whom, the owner who stays, authorization before any state, bad input and the
  * shared auth table.
  */

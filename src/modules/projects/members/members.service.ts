@@ -1,6 +1,6 @@
 /**
- * Project members (docs/reference/projects.md), through the kernel's membership. Projects need no lock: an add or
- * a removal is one statement and nothing else locks the project row.
+ * Project members (docs/reference/projects.md), through the kernel's membership. Projects need no lock: an
+ * add or a removal is one statement and nothing else locks the project row.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';

@@ -1,6 +1,7 @@
 /**
- * Project members (docs/reference/projects.md): the member list and adding an existing actor by e-mail: who may
- * add whom, duplicates, unknown people, bad input and the shared auth table. Removal (docs/reference/projects.md): members-remove.test.ts.
+ * Project members (docs/reference/projects.md): the member list and adding an existing actor by e-mail: who
+ * may add whom, duplicates, unknown people, bad input and the shared auth table. Removal
+ * (docs/reference/projects.md): members-remove.test.ts.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
- * Projects (docs/reference/projects.md): creation, the caller's projects, read and update. Every route is checked
- * for success and its side effects, bad input, authentication (the shared table), the wrong role
- * and unknown ids. Members: members.test.ts.
+ * Projects (docs/reference/projects.md): creation, the caller's projects, read and update. Every route is
+ * checked for success and its side effects, bad input, authentication (the shared table), the wrong role and
+ * unknown ids. Members: members.test.ts.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

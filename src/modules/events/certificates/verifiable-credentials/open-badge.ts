@@ -166,9 +166,10 @@ export async function signStatusListCredential(key: IssuerKey, input: StatusList
  * list, which is no badge, goes without: a list re-signed a moment ago must not be refused by a
  * verifier whose clock runs behind.
  *
- * The header is [JOSE] §3.1.1's: `typ` `vc+jwt`, the media type the service serves (docs/reference/attendance.md). [OB] §"Create
- * the JOSE Header", written for VCDM 1.1 JWTs, asks `typ` to be "JWT" when present; the VCDM 2.0
- * securing specification wins there. No header beyond `alg`, `kid` and `typ` is set, as [OB] requires.
+ * The header is [JOSE] §3.1.1's: `typ` `vc+jwt`, the media type the service serves
+ * (docs/reference/attendance.md). [OB] §"Create the JOSE Header", written for VCDM 1.1 JWTs, asks `typ` to be
+ * "JWT" when present; the VCDM 2.0 securing specification wins there. No header beyond `alg`, `kid` and `typ`
+ * is set, as [OB] requires.
  */
 async function signCredential(
   key: IssuerKey,

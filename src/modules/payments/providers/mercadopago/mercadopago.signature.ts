@@ -1,15 +1,16 @@
 /**
- * Mercado Pago notification signatures (docs/reference/webhooks.md step 1), pure: no I/O, the clock passed in.
+ * Mercado Pago notification signatures (docs/reference/webhooks.md step 1), pure: no I/O, the clock passed
+ * in.
  *
  * Mercado Pago sends `x-signature: ts=<ts>,v1=<hex>` and `x-request-id`; `v1` is the hex
  * HMAC-SHA256, keyed with the application's webhook secret, of the manifest
  * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`. As its documentation prescribes, a part whose
  * value the notification lacks is left out of the manifest. An alphanumeric `data.id` is
  * lower-cased by the guide, while the official SDK's validator (`mercadopago` 3.6.1,
- * `WebhookSignatureValidator`) signs it as sent; either form is accepted (docs/reference/webhooks.md), no other
- * casing. The resource id the service later acts on is the one signed here, so a notification
- * cannot be pointed at another payment without the secret. `ts` bounds replays: one more than five
- * minutes away from now is refused (Mercado Pago has sent it in seconds and in milliseconds).
+ * `WebhookSignatureValidator`) signs it as sent; either form is accepted (docs/reference/webhooks.md), no
+ * other casing. The resource id the service later acts on is the one signed here, so a notification cannot be
+ * pointed at another payment without the secret. `ts` bounds replays: one more than five minutes away from
+ * now is refused (Mercado Pago has sent it in seconds and in milliseconds).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

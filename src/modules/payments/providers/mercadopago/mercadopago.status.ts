@@ -1,7 +1,7 @@
 /**
- * Mercado Pago payment `status` / `status_detail` in the intent vocabulary (docs/reference/webhooks.md step 3).
- * An unknown status maps to `processing`: it is not final, so a later, known notification can still
- * move the intent, whereas guessing a final status could freeze it wrongly.
+ * Mercado Pago payment `status` / `status_detail` in the intent vocabulary (docs/reference/webhooks.md step
+ * 3). An unknown status maps to `processing`: it is not final, so a later, known notification can still move
+ * the intent, whereas guessing a final status could freeze it wrongly.
  */
 
 import type { MappedStatus } from '../provider.ts';

@@ -1,6 +1,6 @@
 /**
- * Webhook deliveries as their wallet's owner sees them (docs/reference/webhooks.md): an endpoint's deliveries,
- * one delivery, its attempts, and a manual retry. Every operation decides authorization before it
+ * Webhook deliveries as their wallet's owner sees them (docs/reference/webhooks.md): an endpoint's
+ * deliveries, one delivery, its attempts, and a manual retry. Every operation decides authorization before it
  * looks at any state: someone else's delivery or endpoint is the 404 of an unknown id.
  */
 import type { Identity } from '../../../../kernel/auth/identity.ts';

@@ -1,9 +1,10 @@
 /**
  * Pacing of the worker's statements and of the outbox's notifications to other processes. Under
- * load every commit wakes the worker and every answer finishes an attempt; starting a claim, or a record of finished attempts, at most once per
- * interval turns a stream of one-row statements into batches (the benchmark found claims of one or
- * two rows each to be half of PostgreSQL's work, and records of two or three the worker's largest
- * cost). It adds at most one interval to when a delivery is claimed or its attempt recorded.
+ * load every commit wakes the worker and every answer finishes an attempt; starting a claim, or a record of
+ * finished attempts, at most once per interval turns a stream of one-row statements into batches (the
+ * benchmark found claims of one or two rows each to be half of PostgreSQL's work, and records of two or three
+ * the worker's largest cost). It adds at most one interval to when a delivery is claimed or its attempt
+ * recorded.
  */
 /**
  * The shortest time between two claims started by wake-ups, and between two notifications to other

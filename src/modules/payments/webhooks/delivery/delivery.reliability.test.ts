@@ -1,7 +1,7 @@
 /**
- * Nothing is lost, nothing is attempted twice (docs/reference/running.md and docs/reference/webhooks.md), shown with real processes on
- * the PostgreSQL server (the embedded database belongs to one process, so these need
- * TEST_DATABASE_URL; CI runs them in its PostgreSQL pass):
+ * Nothing is lost, nothing is attempted twice (docs/reference/running.md and docs/reference/webhooks.md),
+ * shown with real processes on the PostgreSQL server (the embedded database belongs to one process, so these
+ * need TEST_DATABASE_URL; CI runs them in its PostgreSQL pass):
  *
  * 1. 1,000 deliveries while the service is killed with SIGKILL mid-way and restarted: every
  *    delivery ends `delivered`, the subscriber saw every event, and it saw no event more often than

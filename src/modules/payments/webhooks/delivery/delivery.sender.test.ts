@@ -1,9 +1,9 @@
 /**
- * The sender's connect-time check (docs/reference/running.md, WEBHOOK_ALLOW_PRIVATE_TARGETS): with private targets
- * refused, the address actually connected to is checked after DNS resolution, so a name that was
- * public at registration and now resolves to the internal network (DNS rebinding) gets no request.
- * Real sockets against a real local HTTP server; the machine's own interface addresses stand in
- * for the internal network.
+ * The sender's connect-time check (docs/reference/running.md, WEBHOOK_ALLOW_PRIVATE_TARGETS): with private
+ * targets refused, the address actually connected to is checked after DNS resolution, so a name that was
+ * public at registration and now resolves to the internal network (DNS rebinding) gets no request. Real
+ * sockets against a real local HTTP server; the machine's own interface addresses stand in for the internal
+ * network.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * One outbound delivery attempt (docs/reference/webhooks.md): a Standard Webhooks `POST` with `undici`, bounded
- * by WEBHOOK_TIMEOUT_MS from connect to the end of the body, keeping the first 4 KiB of the
- * answer. Redirects are not followed (a 3xx is a failed attempt).
+ * One outbound delivery attempt (docs/reference/webhooks.md): a Standard Webhooks `POST` with `undici`,
+ * bounded by WEBHOOK_TIMEOUT_MS from connect to the end of the body, keeping the first 4 KiB of the answer.
+ * Redirects are not followed (a 3xx is a failed attempt).
  *
  * When private targets are not allowed, the address actually connected to is checked, after DNS
  * resolution: an endpoint whose name was re-pointed at the internal network after it was
@@ -92,9 +92,9 @@ export function createSender(options: SenderOptions): Sender {
  * One POST through undici's dispatch interface rather than `request`: no body stream, no promise
  * per chunk and no AbortSignal (`request` with `AbortSignal.timeout` took 54–142 µs of CPU per
  * request on the bench machine, this 26–40 µs; the worker's largest cost in the scale bench). One
- * timer bounds the whole attempt and aborts it through the dispatch's controller. Of the answer, the first RESPONSE_BODY_LIMIT bytes are kept and the rest is read
- * and dropped up to DRAIN_LIMIT so the connection can serve the next delivery; past that, the
- * attempt ends and the connection is closed.
+ * timer bounds the whole attempt and aborts it through the dispatch's controller. Of the answer, the first
+ * RESPONSE_BODY_LIMIT bytes are kept and the rest is read and dropped up to DRAIN_LIMIT so the connection can
+ * serve the next delivery; past that, the attempt ends and the connection is closed.
  */
 function attempt(agent: Agent, message: OutboundMessage, timeoutMs: number): Promise<AttemptResult> {
   const startedAt = new Date();

@@ -1,9 +1,9 @@
 /**
- * The delivery worker end to end (docs/reference/webhooks.md), over real HTTP: test-mode intents and simulated
- * transitions produce deliveries that a local subscriber receives, signed so the official
- * `standardwebhooks` verifier accepts them; failures follow a short retry schedule to `failed`
- * with every attempt recorded; 410 disables the endpoint; a rotation signs with both secrets; a
- * test event goes the same way.
+ * The delivery worker end to end (docs/reference/webhooks.md), over real HTTP: test-mode intents and
+ * simulated transitions produce deliveries that a local subscriber receives, signed so the official
+ * `standardwebhooks` verifier accepts them; failures follow a short retry schedule to `failed` with every
+ * attempt recorded; 410 disables the endpoint; a rotation signs with both secrets; a test event goes the same
+ * way.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

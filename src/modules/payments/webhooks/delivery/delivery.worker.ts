@@ -1,6 +1,6 @@
 /**
- * The delivery worker (docs/reference/webhooks.md): drains the outbox. It runs inside the service process and,
- * with `npm run worker`, as a process of its own; any number of them can share one database.
+ * The delivery worker (docs/reference/webhooks.md): drains the outbox. It runs inside the service process
+ * and, with `npm run worker`, as a process of its own; any number of them can share one database.
  *
  * - Wake-ups: a notification on DELIVERY_CHANNEL (sent after commit and paced by whoever queued
  *   work, outbox.ts: LISTEN on a server, PGlite's own listeners when embedded), a poll every

@@ -1,8 +1,7 @@
 /**
- * The outbox (docs/reference/webhooks.md): the deliveries an event owes are written by the statement after the
- * event's own insert, in the same transaction (`outbox.repository.ts`), so an event is never
- * stored without its deliveries and a delivery is never lost between the write and the first
- * attempt.
+ * The outbox (docs/reference/webhooks.md): the deliveries an event owes are written by the statement after
+ * the event's own insert, in the same transaction (`outbox.repository.ts`), so an event is never stored
+ * without its deliveries and a delivery is never lost between the write and the first attempt.
  *
  * Waking the workers is the writer's job once its transaction has committed (`Outbox.wake`): the
  * worker of this process is called directly, and workers of other processes get a `pg_notify`:

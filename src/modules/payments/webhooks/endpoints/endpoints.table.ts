@@ -3,10 +3,10 @@ import { createdAt, timestamptz, updatedAt } from '../../../../kernel/db/columns
 import { wallets } from '../../wallets/wallets.table.ts';
 
 /**
- * Webhook endpoints of a wallet (docs/reference/webhooks.md). The signing secret (`whsec_…`) is shown once and
- * kept sealed with SECRETS_KEY (the worker needs it to sign, so it cannot be a hash). During a
- * rotation the previous secret keeps signing alongside until `previous_secret_expires_at`.
- * `event_types` null means every type.
+ * Webhook endpoints of a wallet (docs/reference/webhooks.md). The signing secret (`whsec_…`) is shown once
+ * and kept sealed with SECRETS_KEY (the worker needs it to sign, so it cannot be a hash). During a rotation
+ * the previous secret keeps signing alongside until `previous_secret_expires_at`. `event_types` null means
+ * every type.
  *
  * Health (issue 17), written by the delivery worker with each batch of recorded attempts: the
  * circuit breaker's state (`consecutive_failures`, `paused_until`, `breaker_trips`) and attempt

@@ -1,8 +1,8 @@
 /**
- * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`): what is refused, and
- * that a refusal reads and writes nothing. A missing, malformed or wrong signature and a timestamp
- * more than five minutes away are 401 before any lookup; an unknown provider 404; no webhook
- * secret 503 (fail closed); malformed JSON 400. Also: the route is public and documented.
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`): what is refused,
+ * and that a refusal reads and writes nothing. A missing, malformed or wrong signature and a timestamp more
+ * than five minutes away are 401 before any lookup; an unknown provider 404; no webhook secret 503 (fail
+ * closed); malformed JSON 400. Also: the route is public and documented.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

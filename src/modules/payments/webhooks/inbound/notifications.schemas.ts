@@ -1,6 +1,6 @@
 /**
- * Schemas of inbound provider notifications (docs/reference/webhooks.md). The provider owns this format, so it
- * is open: unknown fields and parameters are accepted (a refusal would only make the provider retry
+ * Schemas of inbound provider notifications (docs/reference/webhooks.md). The provider owns this format, so
+ * it is open: unknown fields and parameters are accepted (a refusal would only make the provider retry
  * forever); the fields read are typed so that a wrong type is still a 400.
  */
 import { type Static, Type } from 'typebox';

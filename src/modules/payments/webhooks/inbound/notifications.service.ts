@@ -1,7 +1,7 @@
 /**
- * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`). A notification only
- * says "look at payment X": the provider's answer to that lookup is what moves an intent, so a
- * replayed or reordered notification can at worst cause a redundant lookup.
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`). A notification
+ * only says "look at payment X": the provider's answer to that lookup is what moves an intent, so a replayed
+ * or reordered notification can at worst cause a redundant lookup.
  *
  * Every outcome but a duplicate leaves one `provider_notifications` row, written in the same
  * transaction as the change it caused (an applied notification: intent, event, deliveries and its

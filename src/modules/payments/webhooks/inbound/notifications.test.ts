@@ -1,9 +1,9 @@
 /**
- * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`) against the Mercado
- * Pago simulator over real HTTP, with a seller connected through the real OAuth flow and
- * notifications signed as Mercado Pago signs them: the applied, duplicate, stale, ignored and
- * unmatched outcomes and what each leaves in the database, provider failures and concurrent
- * copies. Refusals (signature, timestamp, configuration, input) are in notifications-refusals.test.ts.
+ * Inbound provider notifications (docs/reference/webhooks.md, `POST /webhooks/{provider}`) against the
+ * Mercado Pago simulator over real HTTP, with a seller connected through the real OAuth flow and
+ * notifications signed as Mercado Pago signs them: the applied, duplicate, stale, ignored and unmatched
+ * outcomes and what each leaves in the database, provider failures and concurrent copies. Refusals
+ * (signature, timestamp, configuration, input) are in notifications-refusals.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -1,8 +1,8 @@
 /**
- * The bodies the service POSTs to a wallet's webhook endpoints (docs/reference/webhooks.md and docs/reference/checkout.md), one schema per
- * event type, and their description for the OpenAPI document's `webhooks` section, so that code
- * generators type what a subscriber receives. The delivery worker sends exactly these fields
- * (`delivery.worker.ts` picks them from the stored payload by the same lists).
+ * The bodies the service POSTs to a wallet's webhook endpoints (docs/reference/webhooks.md and
+ * docs/reference/checkout.md), one schema per event type, and their description for the OpenAPI document's
+ * `webhooks` section, so that code generators type what a subscriber receives. The delivery worker sends
+ * exactly these fields (`delivery.worker.ts` picks them from the stored payload by the same lists).
  */
 import { type TSchema, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../../kernel/http/schemas.ts';
