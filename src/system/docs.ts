@@ -103,7 +103,7 @@ export async function registerDocs(
           'take `Authorization: Bearer <JWT>`; webhooks are signed per the Standard Webhooks ' +
           'specification (see the `webhooks` section).',
         contact: { name: 'Convene', url: config.publicBaseUrl },
-        license: { name: 'UNLICENSED (proprietary)', url: `${config.publicBaseUrl}/docs` },
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: config.publicBaseUrl, description: 'this service' }],
       components: {
