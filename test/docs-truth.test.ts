@@ -4,8 +4,9 @@
  *   file exports is exported by that file;
  * - anywhere in ARCHITECTURE.md: every file named in backticks exists, and every function named as
  *   a call (`name()`) is exported somewhere in the code;
- * - README.md's table of error codes equals the codes and statuses of `kernel/http/errors.ts`, and
- *   its table of error reasons lists exactly the reasons of `kernel/http/reasons.ts`;
+ * - docs/reference/errors.md's table of error codes equals the codes and statuses of
+ *   `kernel/http/errors.ts`, and its table of error reasons lists exactly the reasons of
+ *   `kernel/http/reasons.ts`;
  * - in README.md, ARCHITECTURE.md and the .md files of docs/ (outside fenced code blocks): every file named
  *   in backticks exists, every name in backticks that can only be code (`name()`, `camelCase`,
  *   `PascalCase` with two humps, `UPPER_SNAKE`, `t.post<A, B>(…)` with its type arguments) occurs in
@@ -166,35 +167,42 @@ describe('ARCHITECTURE.md', () => {
   });
 });
 
-describe('README.md', () => {
+/** The page with the closed lists of error codes and reasons. */
+const ERRORS_PAGE = 'docs/reference/errors.md';
+
+describe(ERRORS_PAGE, () => {
   it('lists exactly the error codes of the code, with their statuses', () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('**Error codes.**');
-    assert.ok(start >= 0, 'README.md has the error code table');
-    const table = readme.slice(start).split('\n\n')[1] ?? '';
+    const errors = read(ERRORS_PAGE);
+    const start = errors.indexOf('## Error codes');
+    assert.ok(start >= 0, `${ERRORS_PAGE} has the error code table`);
+    const table = errors.slice(start).split('\n\n')[1] ?? '';
     const documented = [...table.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map(
       (match) => [match[1]!, Number(match[2])] as const,
     );
     assert.deepEqual(
       Object.fromEntries(documented),
       { ...ERROR_STATUS },
-      'README error table = ERROR_STATUS of kernel/http/errors.ts',
+      'error code table = ERROR_STATUS of kernel/http/errors.ts',
     );
     assert.equal(documented.length, Object.keys(ERROR_STATUS).length, 'each code once');
   });
 
   it('lists exactly the error reasons of the code, each once with a code that exists', () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('**Error reasons.**');
-    assert.ok(start >= 0, 'README.md has the error reason table');
-    const table = readme.slice(start).split('\n\n')[1] ?? '';
+    const errors = read(ERRORS_PAGE);
+    const start = errors.indexOf('## Error reasons');
+    assert.ok(start >= 0, `${ERRORS_PAGE} has the error reason table`);
+    const table = errors.slice(start).split('\n\n')[2] ?? '';
     const rows = [...table.matchAll(/^\|\s*`([A-Z_]+)`\s*(\d{3})\s*\|\s*`([a-z0-9_]+)`\s*\|/gm)];
     const wrongCodes = rows
       .filter((row) => ERROR_STATUS[row[1] as keyof typeof ERROR_STATUS] !== Number(row[2]))
       .map((row) => `${row[3]}: ${row[1]} ${row[2]}`);
     assert.deepEqual(wrongCodes, [], 'each reason row names a code with its status');
     const documented = rows.map((row) => row[3]!);
-    assert.deepEqual([...documented].sort(), [...ERROR_REASON_NAMES].sort(), 'README reasons = reasons.ts');
+    assert.deepEqual(
+      [...documented].sort(),
+      [...ERROR_REASON_NAMES].sort(),
+      'documented reasons = reasons.ts',
+    );
     assert.equal(new Set(documented).size, documented.length, 'each reason once');
   });
 });
@@ -421,7 +429,7 @@ describe('src/ and test/', () => {
         .split('\n')
         .flatMap((line, index) => (outside.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
     );
-    assert.deepEqual(found, [], 'cite docs/reference/<page>.md (or README "Decisions") instead');
+    assert.deepEqual(found, [], 'cite docs/reference/<page>.md (or docs/decisions.md) instead');
   });
 
   it('cite only pages and headings of docs/reference that exist', () => {

@@ -198,7 +198,7 @@ export async function pdfToText(pdf: Buffer): Promise<string | null> {
 }
 
 /**
- * Names in the scripts a certificate or a badge must print (README, "PDFs"): each is read back
+ * Names in the scripts a certificate or a badge must print (docs/features.md, "PDFs"): each is read back
  * exactly. Arabic and Hebrew are written in logical order, as typed; the PDF draws them right to
  * left, joined, and a reader gives back the logical string.
  */

@@ -26,7 +26,7 @@ export const ERROR_STATUS: Record<string, number> = {
 const MODULES = ['events', 'projects', 'payments', 'system'];
 const TOP_KEYS = ['code', 'message', 'error', 'timestamp', 'module'];
 const ERROR_KEYS = ['code', 'message', 'reason', 'fields', 'meta', 'debug'];
-/** `error.reason`: a snake_case word, present on every 409 (README, "Error reasons"). */
+/** `error.reason`: a snake_case word, present on every 409 (docs/reference/errors.md, "Error reasons"). */
 const REASON = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

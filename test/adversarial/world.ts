@@ -58,7 +58,7 @@ export interface World {
 const isoAt = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString();
 /**
  * `hours` after the start of the world's published edition, an hour before the world is built: the
- * edition is under way, so its check-ins are open and certificates may be issued (README,
+ * edition is under way, so its check-ins are open and certificates may be issued (docs/features.md,
  * "Attendance and certificates").
  */
 const LIVE_START = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;

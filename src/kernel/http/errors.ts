@@ -1,5 +1,5 @@
 /**
- * One error type with a closed list of codes and one status map (README, "Errors"). Everything
+ * One error type with a closed list of codes and one status map (docs/reference/errors.md). Everything
  * that reaches the client as an error goes through `AppError`; the global handler in
  * `error-handler.ts` turns framework and database errors into one first. A 409 always names its
  * `reason` (see reasons.ts): the constructor's types refuse a CONFLICT without one.

@@ -144,12 +144,12 @@ export const ErrorEnvelope = Type.Object(
     code: Type.Integer({ minimum: 400, maximum: 599, description: 'the HTTP status' }),
     message: Type.String(),
     error: Type.Object({
-      code: Type.String({ description: 'one of the closed list of error codes (README, "Errors")' }),
+      code: Type.String({ description: 'one of the closed list of error codes (docs/reference/errors.md)' }),
       message: Type.String(),
       reason: Type.Optional(
         Type.String({
           description:
-            'a stable snake_case word telling apart the causes that share a code (README, "Error reasons"); ' +
+            'a stable snake_case word telling apart the causes that share a code (docs/reference/errors.md, "Error reasons"); ' +
             'every 409 has one',
         }),
       ),

@@ -6,7 +6,7 @@
  * with its pages; on the event loop, every other request waits that long. In a worker thread the
  * loop stays free: `/health` and the API answer while documents render.
  *
- * Bounds, both configurable (README, configuration):
+ * Bounds, both configurable (docs/configuration.md):
  * - `threads` (RENDER_THREADS): threads at most. They start on the first task, not with the
  *   app (most processes and tests never render), and end after IDLE_MS without work.
  * - `maxQueue` (RENDER_QUEUE): tasks waiting for a thread. One more is refused at once with 503

@@ -1,7 +1,7 @@
 /**
  * The holder's name as every public artefact shows it: the badge page and its JSON, the
  * verification page and its JSON, printed badges, certificate PDFs and credentials. A holder's
- * name is the `name` claim of their token when they gave one, else their e-mail (README,
+ * name is the `name` claim of their token when they gave one, else their e-mail (docs/features.md,
  * "Attendance and certificates"); anything anyone can open, print or be shown carries the e-mail
  * masked, never in clear. Owners and admins, and the holder on their own routes, still read it.
  *

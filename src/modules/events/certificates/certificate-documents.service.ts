@@ -1,5 +1,5 @@
 /**
- * A certificate's PDF as a document (README, "Attendance and certificates"): rendered once per
+ * A certificate's PDF as a document (docs/features.md, "Attendance and certificates"): rendered once per
  * version, stored, and served from storage afterwards.
  *
  * 1. The version is the certificate's state: `issued` while valid, `revoked` once revoked (that

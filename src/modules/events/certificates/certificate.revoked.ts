@@ -1,5 +1,5 @@
 /**
- * The mark a revoked certificate's PDF carries (README, "Attendance and certificates"): a red stamp
+ * The mark a revoked certificate's PDF carries (docs/features.md, "Attendance and certificates"): a red stamp
  * across the middle of the page, tilted like a rubber stamp, reading "REVOKED", "Revoked on <date>"
  * and the reason. It is drawn last, over everything, on a translucent white ground so it reads on
  * any design while what lies under it (the holder's name) still shows through: a reader sees what

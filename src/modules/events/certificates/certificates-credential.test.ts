@@ -228,12 +228,13 @@ describe('certificate credentials, verified with independent tools', () => {
     assert.equal(credential.headers.get('access-control-allow-origin'), null);
   });
 
-  it("verifies with the README's holder command: did-jwt-vc with the options it needs, then the status list", async () => {
+  it("verifies with the docs' holder command: did-jwt-vc with the options it needs, then the status list", async () => {
     const { t, owner } = team;
-    // The README tells a holder to pipe the credential into this command, from the repository's root.
+    // docs/features.md ("Verifying a credential") tells a holder to pipe the credential into this
+    // command, from the repository's root.
     const command = ['node', 'examples/verify-credential.mjs'];
-    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
-    assert.ok(readme.includes(`| ${command.join(' ')}`), 'the README gives this command');
+    const guide = await readFile(new URL('../../../../docs/features.md', import.meta.url), 'utf8');
+    assert.ok(guide.includes(`| ${command.join(' ')}`), 'docs/features.md gives this command');
     const run = (jwt: string) =>
       new Promise<{ code: number | null; output: string }>((resolve, reject) => {
         const child = spawn(command[0]!, command.slice(1), {

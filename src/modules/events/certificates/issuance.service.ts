@@ -83,7 +83,7 @@ export async function startIssuance(
       );
     }
   }
-  // A certificate attests attendance: none before the edition has begun (README, "Attendance and
+  // A certificate attests attendance: none before the edition has begun (docs/features.md, "Attendance and
   // certificates").
   if (edition.starts_at.getTime() > Date.now()) {
     throw conflict('edition_not_started', 'Certificates are issued once the edition has started', {

@@ -71,7 +71,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox<CredentialsContext> = a
           'Credentials Data Model 2.0) signed as a JWT (`alg` `EdDSA`, `typ` `vc+jwt`) by the issuer ' +
           '`did:web:<host of PUBLIC_BASE_URL>`, whose key is at `/.well-known/did.json`. Its `credentialStatus` ' +
           'is a `BitstringStatusListEntry` in the list at `/credentials/status/{list_id}`: a revoked certificate ' +
-          'has its bit set there. Anyone can verify it with the DID document: README, "Verifying a credential", ' +
+          'has its bit set there. Anyone can verify it with the DID document: docs/features.md, "Verifying a credential", ' +
           "gives a holder's command (`did-jwt-vc` needs `policies.format` off: its format check is the 1.1 data " +
           "model's, whose context a 2.0 credential does not carry).",
         params: idParams('certificate_id'),

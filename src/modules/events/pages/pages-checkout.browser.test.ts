@@ -2,7 +2,7 @@
  * The checkout page in a browser (pages.browser.fixtures.ts), with the Mercado Pago simulator
  * behind it: it turns from pending to paid while open and links to the badge; a refused payment
  * shows as failed with the seat still held. axe-core finds nothing serious or critical.
- * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (README).
+ * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md, "People-facing pages").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

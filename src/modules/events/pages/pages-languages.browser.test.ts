@@ -2,7 +2,7 @@
  * Every people-facing page in a browser (pages.browser.fixtures.ts) in en, pt-BR and es: the
  * language the browser asks for is the page's, and axe-core finds nothing serious or critical in
  * any of them. `SCREENSHOTS=docs/screenshots` also saves the pt-BR signing page and the es badge
- * page at phone and desktop width (README).
+ * page at phone and desktop width (docs/features.md, "People-facing pages").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Checkout claims (`withCheckoutClaim`, README "Paid tickets"): the wait for another request's
+ * Checkout claims (`withCheckoutClaim`, docs/reference/checkout.md): the wait for another request's
  * claim of the same person is bounded (then a 409 `checkout_in_progress`), and a claim released
  * stays released, even when a renewal was on its way to the database at the release. Against the
  * real database; the race needs two connections, so it runs on a PostgreSQL server only.

@@ -1,5 +1,5 @@
 /**
- * Refunds whose outcome the provider leaves unclear (README, "Refunds"): Mercado Pago makes the
+ * Refunds whose outcome the provider leaves unclear (docs/decisions.md, "Refunds"): Mercado Pago makes the
  * refund and then answers an error, or the connection drops. The reservation is then kept, never
  * released: the caller gets a 502 saying the outcome is being confirmed, further refunds of the
  * intent are 409, and the resume job asks again with the same idempotency key until the provider

@@ -90,7 +90,7 @@ export async function cancelPaidRegistration(
 /**
  * A registrant gets their money back by cancelling only before the edition starts and before they
  * were checked in: after that the ticket has been used (or could have been), and whether to give
- * the money back is the organisers' call (README, "Paid tickets"). 409 with `edition_started` or
+ * the money back is the organisers' call (docs/reference/checkout.md). 409 with `edition_started` or
  * `checked_in`.
  */
 async function requireSelfCancellable(

@@ -1,5 +1,5 @@
 /**
- * Refunds of succeeded intents at the provider, serialised per intent (README, "Refunds"): the
+ * Refunds of succeeded intents at the provider, serialised per intent (docs/decisions.md, "Refunds"): the
  * refund routes, the events module's refunds through the payments port and the refund job all
  * come through `refundIntent`. Steps:
  * 1. reserve: one transaction locks the intent, checks what is left and writes a `pending` refund
@@ -361,7 +361,7 @@ function givenBackOf(ctx: RefundContext, refund: IntentRefundRow, givenBack: num
  * gone after a request whose outcome is unknown) it throws, and the job runner tries again with
  * its backoff. A job that fails for good leaves the reservation pending: the intent then takes no
  * further refund (409) rather than risk refunding twice, and the runner logs the failure as an
- * error for a person to settle with the provider (README, "Refunds").
+ * error for a person to settle with the provider (docs/decisions.md, "Refunds").
  */
 export function resumeRefundJob(ctx: RefundContext): JobHandler {
   return async (job) => {

@@ -1,6 +1,6 @@
 /**
  * SQL of intent refunds: the reservation, the attempts that ask the provider for it, its
- * settlement or release (README, "Refunds").
+ * settlement or release (docs/decisions.md, "Refunds").
  */
 import { and, eq, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';

@@ -7,7 +7,7 @@ export const REFUND_STATUSES = ['pending', 'settled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /**
- * The refunds of intents, each written before the provider is asked (README, "Refunds"). A
+ * The refunds of intents, each written before the provider is asked (docs/decisions.md, "Refunds"). A
  * `pending` row is the reservation: at most one per intent (the partial unique index), so two
  * refunds of one intent never reach the provider together, and `intents.refunded_cents` grows
  * only when the provider's answer settles the row. The row is deleted again only when the provider
