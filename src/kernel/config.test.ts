@@ -5,6 +5,15 @@ import { ConfigError, loadConfig } from './config.ts';
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe('configuration', () => {
+  it('points the links it hands out at the port it listens on, unless PUBLIC_BASE_URL says otherwise', () => {
+    assert.equal(loadConfig({ PORT: '3000' }).publicBaseUrl, 'http://127.0.0.1:3000');
+    assert.equal(loadConfig({ PORT: '0' }).publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.equal(
+      loadConfig({ PORT: '3000', PUBLIC_BASE_URL: 'https://events.example' }).publicBaseUrl,
+      'https://events.example',
+    );
+  });
+
   it('has the documented defaults in development', () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);

@@ -277,12 +277,18 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const port = vars.PORT ?? 8080;
   return {
-    port: vars.PORT ?? 8080,
+    port,
     host: vars.HOST ?? '127.0.0.1',
     databaseUrl: vars.DATABASE_URL,
     dataDir: vars.DATA_DIR ?? './data',
-    publicBaseUrl: (vars.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    // Unset, the links the service hands out point at this machine on the port it listens on (PORT
+    // 0, a port the system picks, is known only once listening: those links say 8080).
+    publicBaseUrl: (vars.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port === 0 ? 8080 : port}`).replace(
+      /\/+$/,
+      '',
+    ),
     nodeEnv,
     isProduction,
     auth,
