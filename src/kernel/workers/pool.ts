@@ -31,6 +31,15 @@ import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
 
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+
+/**
+ * The task module `file` (its source name, `./x.worker.ts`) beside the module whose
+ * `import.meta.url` is `from`: the source when the process runs src/ through tsx (tests), the
+ * compiled `.js` when it runs dist/ (`npm start`, scripts/build.mjs), where no `.ts` file exists.
+ */
+export function taskModule(file: string, from: string): URL {
+  return new URL(from.endsWith('.ts') ? file : file.replace(/\.ts$/, '.js'), from);
+}
 /** A thread without work for this long ends; the next task starts one again. */
 const IDLE_MS = 60_000;
 /** Heap of each thread: a hostile document fails alone. Like the process's own cap (npm start). */
