@@ -5,11 +5,12 @@
  * happens to the test.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { killAllChildren, runScript, startService } from '../test/processes.ts';
+import { type Child, killAllChildren, runScript, startService } from '../test/processes.ts';
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
   // A clean environment: only what node needs plus the service variables of the test.
@@ -19,6 +20,14 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
 /** The service with this environment on a port of its choosing, once it answers. */
 const startWith = (env: Record<string, string>) =>
   startService(baseEnv({ PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env }));
+
+/** Resolves once `text` appears in the child's output (the banner follows the JSON ready line). */
+async function said(child: Child, text: string): Promise<void> {
+  while (!child.output().includes(text)) {
+    if (child.process.exitCode !== null) throw new Error(`exited before saying ${text}: ${child.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** A development token signed with the key pair in `dataDir` (`npm run token`). */
 async function devToken(dataDir: string, email: string): Promise<string> {
@@ -65,6 +74,57 @@ describe('the service process', () => {
     assert.match(stderr, /AUTH_JWKS_URL/);
   });
 
+  it('refuses a busy port in one line, exit 1, before opening the database or starting anything', async () => {
+    const dataDir = tempDir();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await failedStart({
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      });
+      assert.equal(code, 1);
+      assert.equal(stderr, `convene: port ${port} is in use: set PORT or stop the other process\n`);
+      // Nothing logged: no worker, no jobs, no server started and stopped.
+      assert.equal(stdout, '');
+      // Nothing written either: the reservation comes before the development files and the database.
+      assert.deepEqual(readdirSync(dataDir), []);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('says what it is doing while it starts, then where it listens, its docs and how to get a token', async () => {
+    const dataDir = tempDir();
+    const service = await startWith({ DATA_DIR: dataDir });
+    try {
+      await said(service, 'convene is ready');
+      const phases = service
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('convene: '));
+      assert.deepEqual(
+        phases.map((line) => line.replace(/ \(.*$/, '').replace(/ on .*$/, '')),
+        [
+          'convene: opening the database',
+          'convene: applying pending migrations',
+          'convene: loading the application',
+          'convene: listening',
+        ],
+      );
+      assert.match(phases[0]!, /embedded, in .*pglite; created on this first start/);
+      const banner = service.stderr().slice(service.stderr().indexOf('convene is ready'));
+      assert.match(banner, new RegExp(`API +${service.url}\n`));
+      assert.match(banner, new RegExp(`reference +${service.url}/docs\n`));
+      assert.match(banner, /npm run token -- --email you@example\.com/);
+    } finally {
+      await service.kill('SIGTERM');
+    }
+    assert.equal(await service.exited, 0);
+  });
+
   it('trusts tokens from `npm run token` in development and exits 0 on SIGTERM', async () => {
     const dataDir = tempDir();
     const token = await devToken(dataDir, 'dev@example.com');
@@ -80,6 +140,16 @@ describe('the service process', () => {
         headers: { authorization: `Bearer ${token}x` },
       });
       assert.equal(forged.status, 401);
+      // A token minted with another DATA_DIR's key pair (as before ./data was reset): the refusal
+      // keeps its code and says how to get a token this service trusts.
+      const stale = await fetch(`${service.url}/events/mine`, {
+        headers: { authorization: `Bearer ${await devToken(tempDir(), 'dev@example.com')}` },
+      });
+      assert.equal(stale.status, 401);
+      const refusal = (await stale.json()) as { error: { code: string }; message: string };
+      assert.equal(refusal.error.code, 'UNAUTHORIZED');
+      assert.match(refusal.message, /signed by a key this service does not know/);
+      assert.match(refusal.message, /npm run token -- --email/);
     } finally {
       await service.kill('SIGTERM');
     }

@@ -9,18 +9,24 @@ import { pino } from 'pino';
 import { bootstrap } from './kernel/bootstrap.ts';
 import { ConfigError } from './kernel/config.ts';
 import { REDACT_PATHS } from './kernel/http/logging.ts';
+import { startProgress } from './kernel/start-up.ts';
 import { createDeliveryWorker } from './modules/payments/index.ts';
 
 async function main(): Promise<void> {
-  const { config, database, notices } = await bootstrap();
+  const progress = startProgress('convene worker');
+  const { config, database, notices } = await bootstrap({
+    progress,
+    // Refused before the database opens: an embedded one belongs to the service process, and
+    // opening its files from a second process could damage them.
+    beforeDatabase: async (config) => {
+      if (config.databaseUrl?.startsWith('postgres') === true) return;
+      throw new ConfigError(
+        'DATABASE_URL',
+        'a separate worker process needs a PostgreSQL server (the embedded database runs its worker inside the service)',
+      );
+    },
+  });
   const logger = pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } });
-  if (database.kind !== 'postgres') {
-    await database.close();
-    throw new ConfigError(
-      'DATABASE_URL',
-      'a separate worker process needs a PostgreSQL server (the embedded database runs its worker inside the service)',
-    );
-  }
   for (const notice of notices) logger.warn(notice);
   const worker = createDeliveryWorker({ database, config, logger });
 
@@ -40,7 +46,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  progress.phase('starting the webhook delivery worker');
   await worker.start();
+  process.stderr.write(`convene worker is ready in ${progress.elapsed()} s\n`);
 }
 
 main().catch((error: unknown) => {

@@ -89,6 +89,36 @@ describe('token verification with static keys', () => {
     await assert.rejects(verifier.verify(await sign(stranger)), { code: 'UNAUTHORIZED' });
   });
 
+  it('refuses a token of a key the set does not hold as UNAUTHORIZED, saying so and what to do', async () => {
+    const trusted = await keyPair('dev-now');
+    const before = await keyPair('dev-before-the-reset');
+    const keys = JSON.stringify({ keys: [trusted.jwk] });
+
+    // Without a hint (an identity service's keys): the fact alone, with the error code kept.
+    const plain = await createVerifier({ publicKeys: keys });
+    await assert.rejects(plain.verify(await sign(before)), {
+      code: 'UNAUTHORIZED',
+      message: 'The token is signed by a key this service does not know',
+    });
+
+    // The development key pair's verifier (bootstrap.ts) adds how to get a token it trusts.
+    const hinted = await createVerifier(
+      { publicKeys: keys },
+      { unknownKeyHint: 'mint a new one with `npm run token -- --email you@example.com`' },
+    );
+    await assert.rejects(hinted.verify(await sign(before)), {
+      code: 'UNAUTHORIZED',
+      message:
+        'The token is signed by a key this service does not know: mint a new one with `npm run token -- --email you@example.com`',
+    });
+    // A token of the trusted key with a broken signature is still only "not valid": the key is known.
+    await assert.rejects(hinted.verify(`${await sign(trusted)}x`), {
+      code: 'UNAUTHORIZED',
+      message: 'The token is not valid',
+    });
+    assert.equal((await hinted.verify(await sign(trusted))).userId, person.id);
+  });
+
   it('checks issuer and audience when configured', async () => {
     const key = await keyPair('iss');
     const verifier = await createVerifier({

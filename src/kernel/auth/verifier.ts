@@ -50,6 +50,11 @@ export interface VerifierOptions {
   cacheMaxAgeMs?: number;
   /** Current time in epoch milliseconds, for claim checks and cache expiry. Default Date.now. */
   now?: () => number;
+  /**
+   * Added to the refusal of a token whose `kid` names no trusted key: what to do about it. The
+   * development key pair sets it (bootstrap.ts): such a token was minted before DATA_DIR was reset.
+   */
+  unknownKeyHint?: string;
 }
 
 export async function createVerifier(
@@ -97,7 +102,7 @@ export async function createVerifier(
           if (!(error instanceof joseErrors.JWSSignatureVerificationFailed) || keys.length === 1) break;
         }
       }
-      if (payload === undefined) throw verificationError(lastError);
+      if (payload === undefined) throw verificationError(lastError, options.unknownKeyHint);
       const exp = checkTimes(payload, verifiedAt);
       // Only a fully accepted token (signature, claims, times and identity) is remembered; every
       // refusal above throws before this point. Frozen because the same object is handed to many
@@ -128,8 +133,20 @@ async function resolveKeys(source: KeySource, cooldownMs: number): Promise<JWTVe
   return imported.map((key) => async () => key);
 }
 
-function verificationError(error: unknown): AppError {
+function verificationError(error: unknown, unknownKeyHint: string | undefined): AppError {
   if (error instanceof joseErrors.JWTExpired) return unauthorized('The token has expired');
+  // Only a key set can tell a key it does not hold from a bad signature: a token without a
+  // matching `kid` (or a PEM key's bad signature) stays "not valid" below.
+  if (error instanceof joseErrors.JWKSNoMatchingKey) {
+    const known = 'The token is signed by a key this service does not know';
+    return new AppError(
+      'UNAUTHORIZED',
+      unknownKeyHint === undefined ? known : `${known}: ${unknownKeyHint}`,
+      {
+        cause: error,
+      },
+    );
+  }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     return unauthorized(`The token's ${error.claim} claim is not accepted`);
   }

@@ -6,8 +6,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await database.migrate();
-    process.stdout.write(`migrations applied (${database.kind})\n`);
+    const outcome = await database.migrate();
+    process.stdout.write(
+      outcome === 'applied'
+        ? `migrations applied (${database.kind})\n`
+        : `migrations up to date (${database.kind})\n`,
+    );
   } finally {
     await database.close();
   }

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { isUpToDate } from './migrations-state.ts';
 import { type Database, type DatabaseHandle, type DatabaseOptions, MIGRATIONS_DIR } from './types.ts';
 
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -32,7 +33,13 @@ export async function openPglite(options: DatabaseOptions): Promise<DatabaseHand
       };
     },
     async migrate() {
+      // One process owns an embedded database, so nothing can apply a migration between the check
+      // and the migrator.
+      if (await isUpToDate(async (text) => (await client.query<Record<string, unknown>>(text)).rows)) {
+        return 'up to date';
+      }
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+      return 'applied';
     },
     async ping() {
       await client.query('select 1');

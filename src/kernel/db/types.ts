@@ -12,6 +12,9 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Repositories take either, so a service can run several of them in one transaction. */
 export type Executor = Database | Transaction;
 
+/** What `migrate()` found: migrations applied now, or none pending. */
+export type MigrateOutcome = 'applied' | 'up to date';
+
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations', import.meta.url));
 
 export interface DatabaseHandle {
@@ -33,7 +36,8 @@ export interface DatabaseHandle {
    * database has one connection: the same `db`.
    */
   dedicated(poolSize: number, options?: DedicatedOptions): { db: Database; close(): Promise<void> };
-  migrate(): Promise<void>;
+  /** Applies pending migrations; cheap when there are none (migrations-state.ts). */
+  migrate(): Promise<MigrateOutcome>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -15,9 +15,10 @@
  * - each thread's heap is capped (HEAP_MB): a document that would need more fails alone (500)
  *   and the thread is replaced; the process lives on.
  *
- * Threads run the TypeScript sources like the process: worker-entry.mjs registers tsx in each
- * thread (on Node 20 the `--import tsx` of the process does not reach worker threads) and then
- * imports the task module, about a second of CPU per thread before its first task.
+ * Threads run what the process runs. From the sources (tests), worker-entry.mjs registers tsx in
+ * each thread (on Node 20 the `--import tsx` of the process does not reach worker threads) and
+ * then imports the task module, about a second of CPU per thread before its first task; from
+ * dist/ (`npm start`) it imports the compiled task module (`taskModule`) without tsx.
  *
  * So the threads belong to the process, not to one app: every WorkerPool with the same task module
  * and bounds runs on one piscina pool (`shared` below). A process holds one app in production; the
@@ -31,6 +32,15 @@ import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
 
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+
+/**
+ * The task module `file` (its source name, `./x.worker.ts`) beside the module whose
+ * `import.meta.url` is `from`: the source when the process runs src/ through tsx (tests), the
+ * compiled `.js` when it runs dist/ (`npm start`, scripts/build.mjs), where no `.ts` file exists.
+ */
+export function taskModule(file: string, from: string): URL {
+  return new URL(from.endsWith('.ts') ? file : file.replace(/\.ts$/, '.js'), from);
+}
 /** A thread without work for this long ends; the next task starts one again. */
 const IDLE_MS = 60_000;
 /** Heap of each thread: a hostile document fails alone. Like the process's own cap (npm start). */

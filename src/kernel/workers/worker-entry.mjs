@@ -1,7 +1,8 @@
 /**
  * The entry of every thread of kernel/workers/pool.ts. Plain JavaScript on purpose: it is what
  * makes the thread able to load TypeScript. On Node 20 the process's `--import tsx` does not reach
- * worker threads, so a task module written in TypeScript is loaded after registering tsx here.
+ * worker threads, so a task module written in TypeScript (tests, which run the sources) is loaded
+ * after registering tsx here; the compiled one of `npm start` (dist/) is imported as it is.
  * Then `run` calls the function the task names, with its input.
  */
 import { workerData } from 'piscina';

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
 import { loadIssuerKey } from '../../kernel/vc-issuer/issuer-key.ts';
-import { WorkerPool } from '../../kernel/workers/pool.ts';
+import { taskModule, WorkerPool } from '../../kernel/workers/pool.ts';
 import {
   badgeRoutes,
   createBadgeCodes,
@@ -64,7 +64,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   // Threads start on the first document, and end with the app (a pool left open keeps the
   // process alive).
   const documents = new WorkerPool<typeof DocumentTasks>({
-    tasks: new URL('./documents.worker.ts', import.meta.url),
+    tasks: taskModule('./documents.worker.ts', import.meta.url),
     threads: config.render.threads,
     maxQueue: config.render.queue,
   });
