@@ -8,11 +8,29 @@ import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
+/**
+ * The plain forms of `Uuid()` and `DateTime()` carry a title, so the OpenAPI document writes each
+ * once under `components.schemas` (system/openapi-components.ts) rather than at each of their ~300
+ * uses; one with its own description is another schema, and stays where it is used.
+ */
+const plain = (title: string, options: { description?: string }) =>
+  options.description === undefined ? { title } : {};
+
 export const Uuid = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uuid', examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'], ...options });
+  Type.String({
+    format: 'uuid',
+    examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'],
+    ...plain('Uuid', options),
+    ...options,
+  });
 
 export const DateTime = (options: { description?: string } = {}) =>
-  Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
+  Type.String({
+    format: 'date-time',
+    examples: ['2026-11-22T10:00:00.000Z'],
+    ...plain('DateTime', options),
+    ...options,
+  });
 
 /**
  * `T | null`. A schema with a single primitive `type` becomes `type: [T, 'null']` rather than
@@ -29,7 +47,9 @@ export function Nullable<T extends TSchema>(schema: T) {
   // A literal or an enum keeps `anyOf`: `const: "staff"` beside `type: [string, null]` refuses null.
   const isPlain = constant === undefined && values === undefined;
   if (isPlain && typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+    // Without the title: a nullable `Uuid()` is not the `Uuid` component.
+    const { title: _title, ...rest } = schema as { title?: string };
+    return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
   }
   return Type.Union([schema, Type.Null()]);
 }
@@ -67,15 +87,18 @@ export const PageQuery = {
 export const PageQuerySchema = Type.Object(PageQuery, { additionalProperties: false });
 export type PageParams = { page?: number; limit?: number };
 
-export const Pagination = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  has_next: Type.Boolean(),
-  has_prev: Type.Boolean(),
-  next_page: Nullable(Type.Integer()),
-  prev_page: Nullable(Type.Integer()),
-});
+export const Pagination = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    has_next: Type.Boolean(),
+    has_prev: Type.Boolean(),
+    next_page: Nullable(Type.Integer()),
+    prev_page: Nullable(Type.Integer()),
+  },
+  { title: 'Pagination' },
+);
 export type Pagination = Static<typeof Pagination>;
 
 const head = {
@@ -84,12 +107,10 @@ const head = {
 };
 const tail = {
   timestamp: DateTime(),
-  module: Type.Union([
-    Type.Literal('events'),
-    Type.Literal('projects'),
-    Type.Literal('payments'),
-    Type.Literal('system'),
-  ]),
+  module: Type.Union(
+    [Type.Literal('events'), Type.Literal('projects'), Type.Literal('payments'), Type.Literal('system')],
+    { title: 'Module' },
+  ),
 };
 
 /** Success envelope around one object; `example` is the `data` shown in the OpenAPI document. */
@@ -143,20 +164,23 @@ export const ErrorEnvelope = Type.Object(
   {
     code: Type.Integer({ minimum: 400, maximum: 599, description: 'the HTTP status' }),
     message: Type.String(),
-    error: Type.Object({
-      code: Type.String({ description: 'one of the closed list of error codes (README, "Errors")' }),
-      message: Type.String(),
-      reason: Type.Optional(
-        Type.String({
-          description:
-            'a stable snake_case word telling apart the causes that share a code (README, "Error reasons"); ' +
-            'every 409 has one',
-        }),
-      ),
-      fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-      meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
-      debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
-    }),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'one of the closed list of error codes (README, "Errors")' }),
+        message: Type.String(),
+        reason: Type.Optional(
+          Type.String({
+            description:
+              'a stable snake_case word telling apart the causes that share a code (README, "Error reasons"); ' +
+              'every 409 has one',
+          }),
+        ),
+        fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+        meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
+      },
+      { title: 'ErrorDetail' },
+    ),
     ...tail,
   },
   { description: 'Error envelope' },
