@@ -50,6 +50,7 @@ export function shareComponents(document: Document): void {
       if (shared !== undefined) operation.responses![status] = shared;
     }
   }
+  shareRepeatedReasons(document, responses);
   // 2. The titled schemas, wherever they are (operations, webhooks, the error envelope).
   hoistTitled(document.paths, schemas);
   hoistTitled(document.webhooks, schemas);
@@ -64,6 +65,7 @@ export function shareComponents(document: Document): void {
       if (media !== undefined) media.schema = sharedSuccessSchema(media.schema as Json, schemas);
     }
   }
+  shareRepeatedSuccesses(document, responses);
   // 4. The parameters many operations repeat (ids in paths, `page`, `limit`, `Idempotency-Key`).
   const parameters = shareParameters(document);
   components.schemas = { ...components.schemas, ...sorted(schemas) };
@@ -164,7 +166,7 @@ function sharedErrorResponse(
   if (reasons === undefined) {
     // Its description and example depend on the status and the example's module only.
     const module = (media.example as { module?: string } | undefined)?.module ?? 'any';
-    const name = `${module}.${(STATUS_CODES[status] ?? `Status${status}`).replace(/[^A-Za-z0-9]/g, '')}`;
+    const name = `${module}.${statusName(status)}`;
     remember(responses, name, {
       ...response,
       content: { 'application/json': { ...media, schema: schemaRef(ERROR_ENVELOPE) } },
@@ -190,6 +192,79 @@ function sharedErrorResponse(
   };
   return { ...response, content: { 'application/json': { ...media, schema: narrowed } } };
 }
+
+/**
+ * An answer with reasons written alike by several operations (the `Idempotency-Key` conflicts of
+ * every idempotent POST, most often) becomes `components.responses`, named by its module, status
+ * and reasons: `events.Conflict.answer_withheld.key_releasing.request_in_progress`.
+ */
+function shareRepeatedReasons(document: Document, responses: Record<string, unknown>): void {
+  const uses = new Map<string, number>();
+  const each = function* () {
+    for (const operation of operations(document)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (Number(status) >= 400 && !('$ref' in response)) yield { operation, status, response };
+      }
+    }
+  };
+  for (const { response } of each()) {
+    const form = JSON.stringify(response);
+    uses.set(form, (uses.get(form) ?? 0) + 1);
+  }
+  for (const { operation, status, response } of each()) {
+    if ((uses.get(JSON.stringify(response)) ?? 0) < 2) continue;
+    const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+    // The narrowing part written by sharedErrorResponse (the components are not in the document yet).
+    const narrowing = (media?.schema as { allOf?: ErrorSchema[] } | undefined)?.allOf?.[1];
+    const reasons = narrowing?.properties?.error?.properties?.reason?.enum ?? [];
+    const module = (media?.example as { module?: string } | undefined)?.module;
+    if (reasons.length === 0 || module === undefined) continue;
+    const name = [module, statusName(Number(status)), ...reasons].join('.');
+    remember(responses, name, response);
+    operation.responses![status] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+/**
+ * A success answer written alike by several operations (a resource read and updated, its example
+ * the same) becomes `components.responses`, named by its resource and status: `Edition.OK`,
+ * `Certificate.List.OK`. A name that would stand for two different answers names neither.
+ */
+function shareRepeatedSuccesses(document: Document, responses: Record<string, unknown>): void {
+  const forms = new Map<string, Map<string, number>>();
+  const named: Array<{ operation: Operation; status: string; response: Json; name: string }> = [];
+  for (const operation of operations(document)) {
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const name = Number(status) < 400 ? successName(Number(status), response) : undefined;
+      if (name === undefined) continue;
+      named.push({ operation, status, response, name });
+      const form = JSON.stringify(response);
+      const counts = forms.get(name) ?? new Map<string, number>();
+      counts.set(form, (counts.get(form) ?? 0) + 1);
+      forms.set(name, counts);
+    }
+  }
+  for (const { operation, status, response, name } of named) {
+    const counts = [...(forms.get(name)?.values() ?? [])];
+    if (counts.length !== 1 || counts[0]! < 2) continue;
+    responses[name] = response;
+    operation.responses![status] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+/** `Edition.OK` for an envelope around an Edition, `Edition.List.OK` around a page of them. */
+function successName(status: number, response: Json): string | undefined {
+  const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+  const own = (media?.schema as { allOf?: Array<{ properties?: { data?: Json } }> } | undefined)?.allOf?.[1];
+  const data = own?.properties?.data;
+  const single = data?.$ref;
+  const item = (data?.items as Json | undefined)?.$ref;
+  const ref = typeof single === 'string' ? single : typeof item === 'string' ? `${item}.List` : undefined;
+  return ref === undefined ? undefined : `${ref.replace('#/components/schemas/', '')}.${statusName(status)}`;
+}
+
+const statusName = (status: number) =>
+  (STATUS_CODES[status] ?? `Status${status}`).replace(/[^A-Za-z0-9]/g, '');
 
 interface ErrorSchema {
   description?: string;
@@ -240,8 +315,11 @@ function hoistTitled(node: unknown, schemas: Record<string, unknown>, isHoisted 
   const title = object.title;
   const isSchema = 'type' in object || 'anyOf' in object || 'allOf' in object || 'oneOf' in object;
   if (!isHoisted || typeof title !== 'string' || !isSchema || '$ref' in object) return node;
-  remember(schemas, title, object);
-  return schemaRef(title);
+  // A description says what the schema means where it is used (`Uuid({description})`): it stays
+  // there, beside the reference (OpenAPI 3.1 allows it), and the component is the schema itself.
+  const { description, ...schema } = object;
+  remember(schemas, title, schema);
+  return description === undefined ? schemaRef(title) : { ...schemaRef(title), description };
 }
 
 /** Sets `named[name]`, refusing a second, different value under the same name. */

@@ -9,28 +9,20 @@ import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
 /**
- * The plain forms of `Uuid()` and `DateTime()` carry a title, so the OpenAPI document writes each
- * once under `components.schemas` (system/openapi-components.ts) rather than at each of their ~300
- * uses; one with its own description is another schema, and stays where it is used.
+ * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes each once under
+ * `components.schemas` (system/openapi-components.ts) rather than at each of their ~300 uses; a
+ * description given here stays at the use, beside the reference.
  */
-const plain = (title: string, options: { description?: string }) =>
-  options.description === undefined ? { title } : {};
-
 export const Uuid = (options: { description?: string } = {}) =>
   Type.String({
+    title: 'Uuid',
     format: 'uuid',
     examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'],
-    ...plain('Uuid', options),
     ...options,
   });
 
 export const DateTime = (options: { description?: string } = {}) =>
-  Type.String({
-    format: 'date-time',
-    examples: ['2026-11-22T10:00:00.000Z'],
-    ...plain('DateTime', options),
-    ...options,
-  });
+  Type.String({ title: 'DateTime', format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
 
 /**
  * `T | null`. A schema with a single primitive `type` becomes `type: [T, 'null']` rather than
@@ -47,22 +39,27 @@ export function Nullable<T extends TSchema>(schema: T) {
   // A literal or an enum keeps `anyOf`: `const: "staff"` beside `type: [string, null]` refuses null.
   const isPlain = constant === undefined && values === undefined;
   if (isPlain && typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
-    // Without the title: a nullable `Uuid()` is not the `Uuid` component.
-    const { title: _title, ...rest } = schema as { title?: string };
-    return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+    // A nullable `Uuid()` is not the `Uuid` component, but `NullableUuid` (system/openapi-components.ts).
+    const { title } = schema as { title?: string };
+    return Type.Unsafe<Static<T> | null>({
+      ...schema,
+      type: [type, 'null'],
+      ...(title === undefined ? {} : { title: `Nullable${title}` }),
+    });
   }
   return Type.Union([schema, Type.Null()]);
 }
 
 /** An http(s) URL of reasonable length. */
 export const HttpUrl = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
+  Type.String({ title: 'HttpUrl', format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
 
 export const Email = (options: { description?: string } = {}) =>
-  Type.String({ format: 'email', maxLength: 320, examples: ['ana@example.com'], ...options });
+  Type.String({ title: 'Email', format: 'email', maxLength: 320, examples: ['ana@example.com'], ...options });
 
 export const Slug = (options: { description?: string } = {}) =>
   Type.String({
+    title: 'Slug',
     minLength: 2,
     maxLength: 64,
     pattern: '^[a-z0-9][a-z0-9-]*$',
