@@ -1,19 +1,23 @@
 /**
  * Shares what the document repeats, once @fastify/swagger has written it: every operation's schemas
  * arrive inlined (131 operations made 1.9 MB, which the reference page took over 20 s to show under
- * load), so the finished document names the repeated parts under `components` and points at them.
+ * load), so the finished document names the repeated parts under `components` and points at them
+ * with `$ref` (ARCHITECTURE.md, `src/system/`, "The document's `components`").
  *
  * - A schema with a `title` (an annotation Ajv and the serializer ignore) becomes
- *   `components.schemas[title]`, wherever it appears: the resources (`Event`, `Edition`, `Wallet`, …)
- *   and `Pagination`. The title is given where the TypeBox schema is written, so the route schemas
- *   stay the one source and Fastify validates and serializes with them as before.
- * - The error envelope becomes `components.schemas.ErrorEnvelope`. An error answer without
- *   `error.reason`s is the same for every operation of a module (its description and example
- *   depend on the status and module only), so it becomes `components.responses["events.NotFound"]`
- *   and the like. An answer with reasons stays with its operation (its description lists them) and
- *   narrows the envelope: `allOf: [ErrorEnvelope, {error: {reason: {enum}}}]`.
+ *   `components.schemas[title]`, wherever it appears: the resources (`Event`, `Edition`, `Wallet`, …),
+ *   `Pagination`, `Module` and the common strings (`Uuid`, `DateTime`, …). The title is given where
+ *   the TypeBox schema is written, so the route schemas stay the one source and Fastify validates
+ *   and serializes with them as before: only the document changes.
+ * - The success envelope's common fields become `Envelope`, each answer `allOf: [Envelope, {data}]`.
+ * - The error envelope becomes `ErrorEnvelope`. An error answer without `error.reason`s is the same
+ *   for every operation of a module (its description and example depend on the status and module
+ *   only), so it becomes `components.responses["events.NotFound"]` and the like. An answer with
+ *   reasons narrows the envelope, `allOf: [ErrorEnvelope, {error: {reason: {enum}}}]`, and stays
+ *   with its operation unless several write it alike.
+ * - A parameter several operations write alike becomes `components.parameters[name]`.
  *
- * Every name must mean one schema: two different schemas with one title are refused at start-up
+ * Every name must mean one thing: two different schemas with one title are refused at start-up
  * rather than one silently shown for the other.
  */
 import { STATUS_CODES } from 'node:http';
@@ -30,7 +34,7 @@ interface Document {
   };
 }
 
-export const ERROR_ENVELOPE = 'ErrorEnvelope';
+const ERROR_ENVELOPE = 'ErrorEnvelope';
 /** The title of the envelope's `error` (kernel/http/schemas.ts). */
 const ERROR_DETAIL = 'ErrorDetail';
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -50,6 +54,7 @@ export function shareComponents(document: Document): void {
       if (shared !== undefined) operation.responses![status] = shared;
     }
   }
+  // (and those several operations write alike, with their reasons, under one name too)
   shareRepeatedReasons(document, responses);
   // 2. The titled schemas, wherever they are (operations, webhooks, the error envelope).
   hoistTitled(document.paths, schemas);
@@ -65,6 +70,7 @@ export function shareComponents(document: Document): void {
       if (media !== undefined) media.schema = sharedSuccessSchema(media.schema as Json, schemas);
     }
   }
+  // (and the success answers several operations write alike, now that their schemas are short)
   shareRepeatedSuccesses(document, responses);
   // 4. The parameters many operations repeat (ids in paths, `page`, `limit`, `Idempotency-Key`).
   const parameters = shareParameters(document);
@@ -85,7 +91,7 @@ function* allOperations(document: Document): Generator<Operation> {
     yield* Object.values(item as Record<string, Operation>);
 }
 
-export const ENVELOPE = 'Envelope';
+const ENVELOPE = 'Envelope';
 const ENVELOPE_FIELDS = ['code', 'message', 'timestamp', 'module'];
 
 /**
