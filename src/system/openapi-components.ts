@@ -9,7 +9,8 @@
  *   `Pagination`, `Module` and the common strings (`Uuid`, `DateTime`, …). The title is given where
  *   the TypeBox schema is written, so the route schemas stay the one source and Fastify validates
  *   and serializes with them as before: only the document changes.
- * - The success envelope's common fields become `Envelope`, each answer `allOf: [Envelope, {data}]`.
+ * - The success envelope's common fields become `Envelope`, each answer `allOf: [Envelope, {data}]`
+ *   (shared as `Event.Envelope` where several answers use it).
  * - The error envelope becomes `ErrorEnvelope`. An error answer without `error.reason`s is the same
  *   for every operation of a module (its description and example depend on the status and module
  *   only), so it becomes `components.responses["events.NotFound"]` and the like. An answer with
@@ -72,6 +73,7 @@ export function shareComponents(document: Document): void {
   }
   // (and the success answers several operations write alike, now that their schemas are short)
   shareRepeatedSuccesses(document, responses);
+  shareRepeatedEnvelopes(document, schemas, responses);
   // 4. The parameters many operations repeat (ids in paths, `page`, `limit`, `Idempotency-Key`).
   const parameters = shareParameters(document);
   components.schemas = { ...components.schemas, ...sorted(schemas) };
@@ -261,12 +263,53 @@ function shareRepeatedSuccesses(document: Document, responses: Record<string, un
 /** `Edition.OK` for an envelope around an Edition, `Edition.List.OK` around a page of them. */
 function successName(status: number, response: Json): string | undefined {
   const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
-  const own = (media?.schema as { allOf?: Array<{ properties?: { data?: Json } }> } | undefined)?.allOf?.[1];
+  const resource = envelopedResource(media?.schema as Json | undefined);
+  return resource === undefined ? undefined : `${resource}.${statusName(status)}`;
+}
+
+/** `Edition` for `allOf: [Envelope, {data: Edition}]`, `Edition.List` for a page of them. */
+function envelopedResource(schema: Json | undefined): string | undefined {
+  const own = (schema as { allOf?: Array<{ properties?: { data?: Json } }> } | undefined)?.allOf?.[1];
   const data = own?.properties?.data;
   const single = data?.$ref;
   const item = (data?.items as Json | undefined)?.$ref;
   const ref = typeof single === 'string' ? single : typeof item === 'string' ? `${item}.List` : undefined;
-  return ref === undefined ? undefined : `${ref.replace('#/components/schemas/', '')}.${statusName(status)}`;
+  return ref?.replace('#/components/schemas/', '');
+}
+
+/**
+ * An envelope around one resource that several answers use (each with its own example) becomes
+ * `components.schemas["Edition.Envelope"]` (`Edition.List.Envelope` for a page of them).
+ */
+function shareRepeatedEnvelopes(
+  document: Document,
+  schemas: Record<string, unknown>,
+  responses: Record<string, unknown>,
+): void {
+  const media: Json[] = [];
+  const answers = [
+    ...[...operations(document)].flatMap((operation) => Object.values(operation.responses ?? {})),
+    ...(Object.values(responses) as Json[]),
+  ];
+  for (const answer of answers) {
+    const json = (answer.content as Record<string, Json> | undefined)?.['application/json'];
+    if (json !== undefined && envelopedResource(json.schema as Json) !== undefined) media.push(json);
+  }
+  const forms = new Map<string, Map<string, number>>();
+  for (const json of media) {
+    const name = `${envelopedResource(json.schema as Json)}.Envelope`;
+    const counts = forms.get(name) ?? new Map<string, number>();
+    const form = JSON.stringify(json.schema);
+    counts.set(form, (counts.get(form) ?? 0) + 1);
+    forms.set(name, counts);
+  }
+  for (const json of media) {
+    const name = `${envelopedResource(json.schema as Json)}.Envelope`;
+    const counts = [...(forms.get(name)?.values() ?? [])];
+    if (counts.length !== 1 || counts[0]! < 2) continue;
+    remember(schemas, name, json.schema);
+    json.schema = schemaRef(name);
+  }
 }
 
 const statusName = (status: number) =>
