@@ -16,6 +16,7 @@ import type { Database } from '../src/kernel/db/client.ts';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
 import { loggerOptions } from '../src/kernel/http/logging.ts';
 import type { ErrorEnvelope, Pagination } from '../src/kernel/http/schemas.ts';
+import { documentedReasons } from '../src/system/openapi-components.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 type KeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -313,13 +314,13 @@ function watchErrorReasons(app: App) {
   const listed = (method: string, route: string, status: number) => {
     if (documented === undefined) {
       documented = new Map();
-      const paths = (app.swagger() as { paths?: Record<string, Record<string, DocumentedOperation>> }).paths;
-      for (const [path, operations] of Object.entries(paths ?? {})) {
+      const document = app.swagger() as { paths?: Record<string, Record<string, DocumentedOperation>> };
+      for (const [path, operations] of Object.entries(document.paths ?? {})) {
         for (const [verb, operation] of Object.entries(operations)) {
           for (const [code, response] of Object.entries(operation.responses ?? {})) {
-            const reasons =
-              response.content?.['application/json']?.schema?.properties?.error?.properties?.reason?.enum;
-            documented.set(`${verb} ${path} ${code}`, reasons ?? []);
+            // Through the answer's and schema's `$ref`s (system/openapi-components.ts): a shared
+            // answer lists no reason, so a reason it meets fails as one the operation does not list.
+            documented.set(`${verb} ${path} ${code}`, documentedReasons(document, response));
           }
         }
       }
@@ -343,15 +344,7 @@ function watchErrorReasons(app: App) {
 }
 
 interface DocumentedOperation {
-  responses?: Record<
-    string,
-    {
-      content?: Record<
-        string,
-        { schema?: { properties?: { error?: { properties?: { reason?: { enum?: string[] } } } } } }
-      >;
-    }
-  >;
+  responses?: Record<string, unknown>;
 }
 
 /** A TCP port free on the loopback interface at the time of asking. */

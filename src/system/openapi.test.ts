@@ -12,6 +12,7 @@ import { ERROR_STATUS } from '../kernel/http/errors.ts';
 import { ERROR_REASON_NAMES } from '../kernel/http/reasons.ts';
 import { WEBHOOK_EVENT_TYPES } from '../modules/payments/webhooks/endpoints/endpoints.schemas.ts';
 import { TAG_GROUPS } from './openapi.ts';
+import { resolve } from './openapi-components.ts';
 
 interface Operation {
   operationId?: string;
@@ -24,6 +25,8 @@ interface Operation {
   >;
 }
 interface ErrorSchema {
+  $ref?: string;
+  allOf?: ErrorSchema[];
   properties?: { error?: { required?: string[]; properties?: { reason?: { enum?: string[] } } } };
 }
 interface ErrorExample {
@@ -101,8 +104,10 @@ describe('the OpenAPI document for generators', () => {
     let checked = 0;
     for (const { key, operation } of operations) {
       const module = MODULE_OF_TAG.get(operation.tags?.[0] ?? '');
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, answer] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
+        // A shared answer (`components.responses`) is shown for the operation as it is written there.
+        const response = resolve(document, answer) as (typeof operation.responses)[string];
         const example = response.content?.['application/json']?.example;
         if (example === undefined) continue; // an HTML answer (the signing page's 410)
         assert.equal(example.code, Number(status), `${key} ${status}: envelope code`);
@@ -122,13 +127,22 @@ describe('the OpenAPI document for generators', () => {
     const known = new Set<string>(ERROR_REASON_NAMES);
     let checked = 0;
     for (const { key, operation } of operations) {
-      const conflict = operation.responses['409'];
+      const conflict = resolve(document, operation.responses['409']) as Operation['responses'][string];
       if (conflict === undefined) continue;
       const content = conflict.content?.['application/json'];
-      const error = content?.schema?.properties?.error;
-      const reasons = error?.properties?.reason?.enum ?? [];
+      // The error envelope narrowed for the operation: `allOf: [ErrorEnvelope, {error: {reason}}]`.
+      const parts = (content?.schema?.allOf ?? []).map((part) => resolve(document, part) as ErrorSchema);
+      assert.ok(
+        content?.schema?.allOf?.some((part) => part.$ref === '#/components/schemas/ErrorEnvelope'),
+        `${key}: a 409 is the error envelope`,
+      );
+      const errors = parts.map((part) => part.properties?.error);
+      const reasons = errors.find((error) => error?.properties?.reason?.enum)?.properties?.reason?.enum ?? [];
       assert.ok(reasons.length > 0, `${key}: 409 lists its reasons`);
-      assert.ok(error?.required?.includes('reason'), `${key}: a 409 always has a reason`);
+      assert.ok(
+        errors.some((error) => error?.required?.includes('reason')),
+        `${key}: a 409 always has a reason`,
+      );
       assert.deepEqual(
         reasons.filter((reason) => !known.has(reason)),
         [],

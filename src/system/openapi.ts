@@ -10,6 +10,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { errorResponse, type ModuleName, reasonsOf } from '../kernel/http/schemas.ts';
+import { shareComponents } from './openapi-components.ts';
 
 interface TagGroup {
   module: ModuleName;
@@ -159,10 +160,11 @@ interface Operation {
 
 /**
  * After the document is built: a route whose body may be left out entirely (`bodyOptional`) gets
- * `requestBody.required: false`, which @fastify/swagger always writes as true.
+ * `requestBody.required: false`, which @fastify/swagger always writes as true; then the repeated
+ * schemas and error answers move to `components` (openapi-components.ts).
  */
 export function finishDocument(
-  document: { paths?: Record<string, Record<string, Operation>> },
+  document: { paths?: Record<string, Record<string, Operation>> } & Parameters<typeof shareComponents>[0],
   optionalBodies: ReadonlySet<string>,
 ): void {
   for (const item of Object.values(document.paths ?? {})) {
@@ -172,4 +174,5 @@ export function finishDocument(
       }
     }
   }
+  shareComponents(document);
 }

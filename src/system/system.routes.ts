@@ -20,7 +20,7 @@ import type { OpenApiDocuments } from './docs.ts';
 const config = { rateLimit: false } as const;
 const unshed = { ...config, pressureHandler: () => undefined };
 
-export const Status = Type.Object({ status: Type.String(), version: Type.String() });
+export const Status = Type.Object({ status: Type.String(), version: Type.String() }, { title: 'Status' });
 export type Status = Static<typeof Status>;
 
 export const systemRoutes: FastifyPluginAsync<{

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, expectOk } from '../../test/assertions.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../test/harness.ts';
+import { resolve } from './openapi-components.ts';
 import type { Status } from './system.routes.ts';
 
 interface OpenApiOperation {
@@ -58,8 +59,9 @@ describe('system routes', () => {
         assert.ok(operation.summary && operation.description, `${name} has a summary and a description`);
         const media = [
           ...Object.values(operation.requestBody?.content ?? {}),
+          // A shared answer (`components.responses`) shows its example for each operation using it.
           ...Object.values(operation.responses ?? {}).flatMap((response) =>
-            Object.values(response.content ?? {}),
+            Object.values((resolve(doc, response) as typeof response).content ?? {}),
           ),
         ];
         assert.ok(

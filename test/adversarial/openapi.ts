@@ -2,8 +2,12 @@
  * The operations of the service's own OpenAPI document, in the shape the fuzz needs: method, path
  * template, parameters with their schemas, and the JSON body schema with its documented example.
  */
+import { resolve } from '../../src/system/openapi-components.ts';
 
-/** A JSON Schema node as @fastify/swagger writes it (inline; the document has no `$ref`s). */
+/**
+ * A JSON Schema node as @fastify/swagger writes it, with the document's `$ref`s to its `components`
+ * (system/openapi-components.ts) replaced by what they point at, so the fuzz sees every constraint.
+ */
 export interface Schema {
   type?: string | string[];
   enum?: unknown[];
@@ -57,12 +61,12 @@ interface RawOperation {
   security?: unknown[];
 }
 
-/** Every operation of the document, in document order. */
+/** Every operation of the document, in document order, its `$ref`s followed. */
 export function operationsOf(document: { paths?: Record<string, Record<string, unknown>> }): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
-      const raw = item[method] as RawOperation | undefined;
+      const raw = dereferenced(document, item[method]) as RawOperation | undefined;
       if (raw === undefined) continue;
       const parameters: Parameter[] = (raw.parameters ?? []).map((parameter) => ({
         name: parameter.name,
@@ -90,6 +94,21 @@ export function operationsOf(document: { paths?: Record<string, Record<string, u
     }
   }
   return operations;
+}
+
+/**
+ * A copy of `value` with each local `$ref` replaced by a copy of what it points at (the document's
+ * components refer to none of their own ancestors, so this ends; `depth` says so if one ever does).
+ */
+function dereferenced(document: object, value: unknown, depth = 0): unknown {
+  if (depth > 64) throw new Error('a $ref cycle in the OpenAPI document');
+  if (Array.isArray(value)) return value.map((item) => dereferenced(document, item, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  const resolved = resolve(document, value);
+  if (resolved !== value) return dereferenced(document, resolved, depth + 1);
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, dereferenced(document, item, depth + 1)]),
+  );
 }
 
 /** The path parameter names of a template, in order (`/a/{x}:by-slug/b/{y}` -> x, y). */

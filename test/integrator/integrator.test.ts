@@ -24,20 +24,34 @@ const NOTIFICATION_SECRET = 'integrator-notification-secret';
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, MediaHolder> }>>;
   webhooks: Record<string, { post: { requestBody: MediaHolder } }>;
+  components: { schemas?: object; responses?: Record<string, MediaHolder> };
 }
 interface MediaHolder {
+  $ref?: string;
   content?: Record<string, { schema?: object }>;
 }
 
-/** Validators of the document's JSON schemas, compiled once each. */
+/**
+ * Validators of the document's JSON schemas, compiled once each. The document shares its schemas
+ * and many answers under `components` and points at them (`$ref: '#/components/...'`): an answer
+ * is looked up there, and each schema is compiled with the document's `components` beside it, so
+ * its references resolve within the schema ajv compiles.
+ */
 function validatorsOf(document: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   const compiled = new Map<string, ValidateFunction | undefined>();
+  const answerOf = (holder: MediaHolder | undefined) =>
+    holder?.$ref === undefined
+      ? holder
+      : document.components.responses?.[holder.$ref.replace('#/components/responses/', '')];
   const compile = (key: string, holder: MediaHolder | undefined) => {
     if (!compiled.has(key)) {
-      const schema = holder?.content?.['application/json']?.schema;
-      compiled.set(key, schema === undefined ? undefined : ajv.compile(schema));
+      const schema = answerOf(holder)?.content?.['application/json']?.schema;
+      compiled.set(
+        key,
+        schema === undefined ? undefined : ajv.compile({ ...schema, components: document.components }),
+      );
     }
     return compiled.get(key);
   };

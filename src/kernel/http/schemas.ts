@@ -8,11 +8,21 @@ import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
+/**
+ * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes each once under
+ * `components.schemas` (system/openapi-components.ts) rather than at each of their ~300 uses; a
+ * description given here stays at the use, beside the reference.
+ */
 export const Uuid = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uuid', examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'], ...options });
+  Type.String({
+    title: 'Uuid',
+    format: 'uuid',
+    examples: ['01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f'],
+    ...options,
+  });
 
 export const DateTime = (options: { description?: string } = {}) =>
-  Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
+  Type.String({ title: 'DateTime', format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'], ...options });
 
 /**
  * `T | null`. A schema with a single primitive `type` becomes `type: [T, 'null']` rather than
@@ -29,20 +39,27 @@ export function Nullable<T extends TSchema>(schema: T) {
   // A literal or an enum keeps `anyOf`: `const: "staff"` beside `type: [string, null]` refuses null.
   const isPlain = constant === undefined && values === undefined;
   if (isPlain && typeof type === 'string' && ['string', 'integer', 'number', 'boolean'].includes(type)) {
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+    // A nullable `Uuid()` is not the `Uuid` component, but `NullableUuid` (system/openapi-components.ts).
+    const { title } = schema as { title?: string };
+    return Type.Unsafe<Static<T> | null>({
+      ...schema,
+      type: [type, 'null'],
+      ...(title === undefined ? {} : { title: `Nullable${title}` }),
+    });
   }
   return Type.Union([schema, Type.Null()]);
 }
 
 /** An http(s) URL of reasonable length. */
 export const HttpUrl = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
+  Type.String({ title: 'HttpUrl', format: 'uri', pattern: '^https?://', maxLength: 2048, ...options });
 
 export const Email = (options: { description?: string } = {}) =>
-  Type.String({ format: 'email', maxLength: 320, examples: ['ana@example.com'], ...options });
+  Type.String({ title: 'Email', format: 'email', maxLength: 320, examples: ['ana@example.com'], ...options });
 
 export const Slug = (options: { description?: string } = {}) =>
   Type.String({
+    title: 'Slug',
     minLength: 2,
     maxLength: 64,
     pattern: '^[a-z0-9][a-z0-9-]*$',
@@ -67,15 +84,18 @@ export const PageQuery = {
 export const PageQuerySchema = Type.Object(PageQuery, { additionalProperties: false });
 export type PageParams = { page?: number; limit?: number };
 
-export const Pagination = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  has_next: Type.Boolean(),
-  has_prev: Type.Boolean(),
-  next_page: Nullable(Type.Integer()),
-  prev_page: Nullable(Type.Integer()),
-});
+export const Pagination = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    has_next: Type.Boolean(),
+    has_prev: Type.Boolean(),
+    next_page: Nullable(Type.Integer()),
+    prev_page: Nullable(Type.Integer()),
+  },
+  { title: 'Pagination' },
+);
 export type Pagination = Static<typeof Pagination>;
 
 const head = {
@@ -84,12 +104,10 @@ const head = {
 };
 const tail = {
   timestamp: DateTime(),
-  module: Type.Union([
-    Type.Literal('events'),
-    Type.Literal('projects'),
-    Type.Literal('payments'),
-    Type.Literal('system'),
-  ]),
+  module: Type.Union(
+    [Type.Literal('events'), Type.Literal('projects'), Type.Literal('payments'), Type.Literal('system')],
+    { title: 'Module' },
+  ),
 };
 
 /** Success envelope around one object; `example` is the `data` shown in the OpenAPI document. */
@@ -143,20 +161,26 @@ export const ErrorEnvelope = Type.Object(
   {
     code: Type.Integer({ minimum: 400, maximum: 599, description: 'the HTTP status' }),
     message: Type.String(),
-    error: Type.Object({
-      code: Type.String({ description: 'one of the closed list of error codes (docs/reference/errors.md)' }),
-      message: Type.String(),
-      reason: Type.Optional(
-        Type.String({
-          description:
-            'a stable snake_case word telling apart the causes that share a code (docs/reference/errors.md, "Error reasons"); ' +
-            'every 409 has one',
+    error: Type.Object(
+      {
+        code: Type.String({
+          description: 'one of the closed list of error codes (docs/reference/errors.md)',
         }),
-      ),
-      fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-      meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
-      debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
-    }),
+        message: Type.String(),
+        reason: Type.Optional(
+          Type.String({
+            description:
+              'a stable snake_case word telling apart the causes that share a code (docs/reference/errors.md, ' +
+              '"Error reasons"); ' +
+              'every 409 has one',
+          }),
+        ),
+        fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+        meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        debug: Type.Optional(Type.Object({ raw_error: Type.String(), stack_trace: Type.String() })),
+      },
+      { title: 'ErrorDetail' },
+    ),
     ...tail,
   },
   { description: 'Error envelope' },

@@ -16,6 +16,8 @@ export interface MemberSchemaOptions<E extends string, Role extends TSchema, A e
   removeEmailDescription: string;
   /** The role of the examples. */
   exampleRole: string;
+  /** The member's name in the OpenAPI document's `components.schemas` (`EventMember`). */
+  title: string;
 }
 
 type EmailFields<E extends string> = { [K in E]: TString };
@@ -24,12 +26,15 @@ export function memberSchemas<E extends string, Role extends TSchema, A extends 
   options: MemberSchemaOptions<E, Role, A>,
 ) {
   const { emailField: field, exampleRole } = options;
-  const Member = Type.Object({
-    user_id: Uuid(),
-    email: Type.String(),
-    role: options.role,
-    created_at: DateTime(),
-  });
+  const Member = Type.Object(
+    {
+      user_id: Uuid(),
+      email: Type.String(),
+      role: options.role,
+      created_at: DateTime(),
+    },
+    { title: options.title },
+  );
   const example = {
     user_id: '01937a4e-0000-7000-8000-000000000002',
     email: 'bea@example.com',

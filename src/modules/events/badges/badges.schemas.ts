@@ -15,20 +15,23 @@ const DesignData = Type.Record(Type.String(), Type.Unknown(), {
 
 // ---------- templates ----------
 
-export const BadgeTemplate = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  name: Type.String(),
-  design_data: DesignData,
-  origin: Nullable(Type.Literal('staff')),
-  ticket_type_id: Nullable(Uuid()),
-  scope: Type.String({
-    description: '`default`, `staff` or `ticket:<ticket_type_id>`; one live template each',
-  }),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  deleted_at: Nullable(DateTime()),
-});
+export const BadgeTemplate = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    name: Type.String(),
+    design_data: DesignData,
+    origin: Nullable(Type.Literal('staff')),
+    ticket_type_id: Nullable(Uuid()),
+    scope: Type.String({
+      description: '`default`, `staff` or `ticket:<ticket_type_id>`; one live template each',
+    }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { title: 'BadgeTemplate' },
+);
 export type BadgeTemplate = Static<typeof BadgeTemplate>;
 
 const TemplateName = Type.String({ minLength: 1, maxLength: 200 });
@@ -101,10 +104,13 @@ const emissionFields = {
 };
 
 /** Badge emission of the interface document, plus the holder's e-mail (organizers only). */
-export const BadgeEmission = Type.Object({
-  ...emissionFields,
-  holder_email: Type.String({ description: "the holder's e-mail (actor directory)" }),
-});
+export const BadgeEmission = Type.Object(
+  {
+    ...emissionFields,
+    holder_email: Type.String({ description: "the holder's e-mail (actor directory)" }),
+  },
+  { title: 'BadgeEmission' },
+);
 export type BadgeEmission = Static<typeof BadgeEmission>;
 
 export const EmissionListQuery = Type.Object(
@@ -197,17 +203,20 @@ export const PRINT_ITEM_EXAMPLE = {
 
 // ---------- a user's badges ----------
 
-export const UserBadge = Type.Object({
-  ...emissionFields,
-  edition: Type.Object({
-    id: Uuid(),
-    name: Type.String(),
-    slug: Type.String(),
-    starts_at: DateTime(),
-    ends_at: DateTime(),
-  }),
-  event: Type.Object({ id: Uuid(), name: Type.String(), slug: Type.String() }),
-});
+export const UserBadge = Type.Object(
+  {
+    ...emissionFields,
+    edition: Type.Object({
+      id: Uuid(),
+      name: Type.String(),
+      slug: Type.String(),
+      starts_at: DateTime(),
+      ends_at: DateTime(),
+    }),
+    event: Type.Object({ id: Uuid(), name: Type.String(), slug: Type.String() }),
+  },
+  { title: 'UserBadge' },
+);
 export type UserBadge = Static<typeof UserBadge>;
 
 const BadgeGroup = Type.Object({
@@ -215,7 +224,7 @@ const BadgeGroup = Type.Object({
   past: Type.Array(UserBadge, { description: 'ended editions, most recent first' }),
 });
 
-export const UserBadges = Type.Object({ attendant: BadgeGroup, staff: BadgeGroup });
+export const UserBadges = Type.Object({ attendant: BadgeGroup, staff: BadgeGroup }, { title: 'UserBadges' });
 
 const { holder_email: _private, ...PUBLIC_EMISSION_EXAMPLE } = EMISSION_EXAMPLE;
 const USER_BADGE_EXAMPLE = {

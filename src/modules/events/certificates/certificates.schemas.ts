@@ -4,31 +4,36 @@ import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 
 const CertificateStatus = Type.Union([Type.Literal('valid'), Type.Literal('revoked')]);
 
-export const Certificate = Type.Object({
-  id: Uuid(),
-  template_id: Uuid(),
-  edition_id: Uuid(),
-  user_id: Uuid(),
-  holder_name: Type.String({
-    description: "the holder's name when issued (their token's name claim, else e-mail)",
-  }),
-  holder_email: Type.String(),
-  issued_at: DateTime(),
-  status: CertificateStatus,
-  revoked_at: Nullable(DateTime()),
-  reason: Nullable(Type.String({ description: 'why it was revoked' })),
-  verification_code: Type.String({ description: '128 random bits, base64url: anyone holding it can verify' }),
-  verify_url: Type.String({
-    description: '`PUBLIC_BASE_URL/verify/{verification_code}` (the QR code of the PDF)',
-  }),
-  certificate_name: Type.String({ description: "the template's name" }),
-  edition_name: Type.String(),
-  event_name: Type.String(),
-  pdf_url: Type.String({ description: '`GET /certificates/{id}/pdf`' }),
-  credential_url: Type.String({
-    description: '`GET /certificates/{id}/credential` (Open Badges 3.0, VC-JWT)',
-  }),
-});
+export const Certificate = Type.Object(
+  {
+    id: Uuid(),
+    template_id: Uuid(),
+    edition_id: Uuid(),
+    user_id: Uuid(),
+    holder_name: Type.String({
+      description: "the holder's name when issued (their token's name claim, else e-mail)",
+    }),
+    holder_email: Type.String(),
+    issued_at: DateTime(),
+    status: CertificateStatus,
+    revoked_at: Nullable(DateTime()),
+    reason: Nullable(Type.String({ description: 'why it was revoked' })),
+    verification_code: Type.String({
+      description: '128 random bits, base64url: anyone holding it can verify',
+    }),
+    verify_url: Type.String({
+      description: '`PUBLIC_BASE_URL/verify/{verification_code}` (the QR code of the PDF)',
+    }),
+    certificate_name: Type.String({ description: "the template's name" }),
+    edition_name: Type.String(),
+    event_name: Type.String(),
+    pdf_url: Type.String({ description: '`GET /certificates/{id}/pdf`' }),
+    credential_url: Type.String({
+      description: '`GET /certificates/{id}/credential` (Open Badges 3.0, VC-JWT)',
+    }),
+  },
+  { title: 'Certificate' },
+);
 export type Certificate = Static<typeof Certificate>;
 
 export const CERTIFICATE_EXAMPLE: Certificate = {
@@ -106,7 +111,7 @@ export const ISSUANCE_EXAMPLE: Static<typeof IssuanceJob> = {
   finished_at: null,
 };
 
-export const IssueAccepted = Type.Object({ job_id: Uuid(), job: IssuanceJob });
+export const IssueAccepted = Type.Object({ job_id: Uuid(), job: IssuanceJob }, { title: 'IssueAccepted' });
 
 export const RevokeBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: 500, description: 'shown on the verification answer' }) },
@@ -117,17 +122,20 @@ export const RevokeBody = Type.Object(
 );
 export type RevokeBody = Static<typeof RevokeBody>;
 
-export const Verification = Type.Object({
-  valid: Type.Boolean(),
-  status: CertificateStatus,
-  holder_name: Type.String(),
-  certificate_name: Type.String(),
-  edition_name: Type.String(),
-  event_name: Type.String(),
-  issued_at: DateTime(),
-  revoked_at: Nullable(DateTime()),
-  reason: Nullable(Type.String()),
-});
+export const Verification = Type.Object(
+  {
+    valid: Type.Boolean(),
+    status: CertificateStatus,
+    holder_name: Type.String(),
+    certificate_name: Type.String(),
+    edition_name: Type.String(),
+    event_name: Type.String(),
+    issued_at: DateTime(),
+    revoked_at: Nullable(DateTime()),
+    reason: Nullable(Type.String()),
+  },
+  { title: 'Verification' },
+);
 
 export const VERIFICATION_EXAMPLE = {
   valid: true,

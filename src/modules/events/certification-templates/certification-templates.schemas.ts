@@ -22,17 +22,20 @@ const DesignData = (options: { default?: Record<string, never>; description?: st
     ...options,
   });
 
-export const CertificationTemplate = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  kind: CertificationKind(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  design_data: DesignData({ description: 'free-form design content' }),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  deleted_at: Nullable(DateTime()),
-});
+export const CertificationTemplate = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    kind: CertificationKind(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    design_data: DesignData({ description: 'free-form design content' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { title: 'CertificationTemplate' },
+);
 export type CertificationTemplate = Static<typeof CertificationTemplate>;
 
 const DESIGN_EXAMPLE = {
@@ -99,14 +102,20 @@ export const LinkBody = Type.Object(
 export type LinkBody = Static<typeof LinkBody>;
 
 /** A link as created or removed. */
-export const TemplateLink = Type.Object({
-  template_id: Uuid(),
-  program_id: Uuid(),
-  created_at: DateTime(),
-});
+export const TemplateLink = Type.Object(
+  {
+    template_id: Uuid(),
+    program_id: Uuid(),
+    created_at: DateTime(),
+  },
+  { title: 'TemplateLink' },
+);
 
 /** A link as listed under its template (docs/reference/events.md: `{program_id, created_at}`). */
-export const LinkedProgram = Type.Object({ program_id: Uuid(), created_at: DateTime() });
+export const LinkedProgram = Type.Object(
+  { program_id: Uuid(), created_at: DateTime() },
+  { title: 'LinkedProgram' },
+);
 
 export const LINK_EXAMPLE = {
   template_id: CERTIFICATION_TEMPLATE_EXAMPLE.id,

@@ -55,41 +55,46 @@ const CheckInEmission = Type.Object({
   emitted_at: DateTime(),
 });
 
-export const CheckInAnswer = Type.Object({
-  result: Type.Union(
-    [
-      Type.Literal('ok'),
-      Type.Literal('already_checked_in'),
-      Type.Literal('revoked'),
-      Type.Literal('unknown'),
-      Type.Literal('wrong_edition'),
-      Type.Literal('not_allowed'),
-      Type.Literal('not_open'),
-    ],
-    {
-      description:
-        '`ok` and `already_checked_in` are 200; the others are 409 with this object as `error.meta`. ' +
-        '`not_open`: `scanned_at` is outside the check-in window, from 24 hours before the edition starts ' +
-        'to 24 hours after it ends',
-    },
-  ),
-  reason: Nullable(
-    Type.Union([Type.Literal('staff_only'), Type.Literal('access_level')], {
-      description:
-        'why `not_allowed`: a staff-only program, or a ticket access level below the program minimum',
-    }),
-  ),
-  program_id: Nullable(Uuid()),
-  emission: Nullable(CheckInEmission),
-  holder_name: Nullable(
-    Type.String({ description: "the holder's name from their token, else their e-mail; null when unknown" }),
-  ),
-  ticket_name: Nullable(Type.String()),
-  first_checked_in_at: Nullable(
-    DateTime({ description: 'the earliest scan of this badge at this place (`ok`, `already_checked_in`)' }),
-  ),
-  check_in_id: Nullable(Uuid()),
-});
+export const CheckInAnswer = Type.Object(
+  {
+    result: Type.Union(
+      [
+        Type.Literal('ok'),
+        Type.Literal('already_checked_in'),
+        Type.Literal('revoked'),
+        Type.Literal('unknown'),
+        Type.Literal('wrong_edition'),
+        Type.Literal('not_allowed'),
+        Type.Literal('not_open'),
+      ],
+      {
+        description:
+          '`ok` and `already_checked_in` are 200; the others are 409 with this object as `error.meta`. ' +
+          '`not_open`: `scanned_at` is outside the check-in window, from 24 hours before the edition starts ' +
+          'to 24 hours after it ends',
+      },
+    ),
+    reason: Nullable(
+      Type.Union([Type.Literal('staff_only'), Type.Literal('access_level')], {
+        description:
+          'why `not_allowed`: a staff-only program, or a ticket access level below the program minimum',
+      }),
+    ),
+    program_id: Nullable(Uuid()),
+    emission: Nullable(CheckInEmission),
+    holder_name: Nullable(
+      Type.String({
+        description: "the holder's name from their token, else their e-mail; null when unknown",
+      }),
+    ),
+    ticket_name: Nullable(Type.String()),
+    first_checked_in_at: Nullable(
+      DateTime({ description: 'the earliest scan of this badge at this place (`ok`, `already_checked_in`)' }),
+    ),
+    check_in_id: Nullable(Uuid()),
+  },
+  { title: 'CheckInAnswer' },
+);
 export type CheckInAnswer = Static<typeof CheckInAnswer>;
 export type CheckInResult = CheckInAnswer['result'];
 
@@ -123,21 +128,24 @@ export const CheckInListQuery = Type.Object(
 );
 export type CheckInListQuery = Static<typeof CheckInListQuery>;
 
-export const CheckIn = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  emission_id: Uuid(),
-  user_id: Uuid(),
-  program_id: Nullable(Uuid({ description: 'null: checked in at the edition itself' })),
-  origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
-  holder_name: Type.String(),
-  holder_email: Type.String(),
-  ticket_name: Nullable(Type.String()),
-  checked_in_at: DateTime({ description: 'when the badge was (first) scanned here' }),
-  recorded_at: DateTime({ description: 'when the service recorded it' }),
-  scanned_by: Uuid({ description: 'the staff member who scanned it' }),
-  nonce: Nullable(Type.String()),
-});
+export const CheckIn = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    emission_id: Uuid(),
+    user_id: Uuid(),
+    program_id: Nullable(Uuid({ description: 'null: checked in at the edition itself' })),
+    origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
+    holder_name: Type.String(),
+    holder_email: Type.String(),
+    ticket_name: Nullable(Type.String()),
+    checked_in_at: DateTime({ description: 'when the badge was (first) scanned here' }),
+    recorded_at: DateTime({ description: 'when the service recorded it' }),
+    scanned_by: Uuid({ description: 'the staff member who scanned it' }),
+    nonce: Nullable(Type.String()),
+  },
+  { title: 'CheckIn' },
+);
 
 export const CHECK_IN_EXAMPLE = {
   id: CHECK_IN_ANSWER_EXAMPLE.check_in_id,
@@ -155,27 +163,30 @@ export const CHECK_IN_EXAMPLE = {
   nonce: null,
 };
 
-export const Attendance = Type.Object({
-  edition_id: Uuid(),
-  edition: Type.Object(
-    { registered: Type.Integer(), checked_in: Type.Integer() },
-    {
-      description:
-        'confirmed registrations, and participant badges checked in at the edition itself (staff badges not counted)',
-    },
-  ),
-  programs: Type.Array(
-    Type.Object({
-      program_id: Uuid(),
-      name: Type.String(),
-      kind: Type.Union([Type.Literal('activity'), Type.Literal('checkpoint')]),
-      max_participants: Nullable(Type.Integer()),
-      registered: Type.Integer(),
-      checked_in: Type.Integer(),
-    }),
-    { description: 'per live program: active sign-ups (`registered`) and badges checked in there' },
-  ),
-});
+export const Attendance = Type.Object(
+  {
+    edition_id: Uuid(),
+    edition: Type.Object(
+      { registered: Type.Integer(), checked_in: Type.Integer() },
+      {
+        description:
+          'confirmed registrations, and participant badges checked in at the edition itself (staff badges not counted)',
+      },
+    ),
+    programs: Type.Array(
+      Type.Object({
+        program_id: Uuid(),
+        name: Type.String(),
+        kind: Type.Union([Type.Literal('activity'), Type.Literal('checkpoint')]),
+        max_participants: Nullable(Type.Integer()),
+        registered: Type.Integer(),
+        checked_in: Type.Integer(),
+      }),
+      { description: 'per live program: active sign-ups (`registered`) and badges checked in there' },
+    ),
+  },
+  { title: 'Attendance' },
+);
 
 export const ATTENDANCE_EXAMPLE = {
   edition_id: '01937a4f-1111-7000-8000-000000000010',

@@ -14,27 +14,30 @@ const editionOptionalFields = {
   contact_email: Type.Optional(Nullable(Email())),
 };
 
-export const Edition = Type.Object({
-  id: Uuid(),
-  event_id: Uuid(),
-  name: Type.String(),
-  slug: Type.String(),
-  tagline: Nullable(Type.String()),
-  description: Nullable(Type.String()),
-  is_draft: Type.Boolean(),
-  registration_opens_at: Nullable(DateTime()),
-  starts_at: DateTime(),
-  ends_at: DateTime(),
-  location_name: Nullable(Type.String()),
-  location_description: Nullable(Type.String()),
-  logo_url: Nullable(Type.String()),
-  banner_url: Nullable(Type.String()),
-  contact_email: Nullable(Type.String()),
-  created_by: Uuid(),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  deleted_at: Nullable(DateTime()),
-});
+export const Edition = Type.Object(
+  {
+    id: Uuid(),
+    event_id: Uuid(),
+    name: Type.String(),
+    slug: Type.String(),
+    tagline: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    is_draft: Type.Boolean(),
+    registration_opens_at: Nullable(DateTime()),
+    starts_at: DateTime(),
+    ends_at: DateTime(),
+    location_name: Nullable(Type.String()),
+    location_description: Nullable(Type.String()),
+    logo_url: Nullable(Type.String()),
+    banner_url: Nullable(Type.String()),
+    contact_email: Nullable(Type.String()),
+    created_by: Uuid(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { title: 'Edition' },
+);
 
 export type Edition = Static<typeof Edition>;
 

@@ -6,23 +6,26 @@ import { DateTime, Email, HttpUrl, Name, Nullable, Slug, Text, Uuid } from '../.
 
 // ---------- events ----------
 
-export const Event = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  slug: Type.String(),
-  description: Nullable(Type.String()),
-  contact_email: Nullable(Type.String()),
-  logo_url: Nullable(Type.String()),
-  banner_url: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('draft'), Type.Literal('active')]),
-  owner_id: Uuid(),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const Event = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    slug: Type.String(),
+    description: Nullable(Type.String()),
+    contact_email: Nullable(Type.String()),
+    logo_url: Nullable(Type.String()),
+    banner_url: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('draft'), Type.Literal('active')]),
+    owner_id: Uuid(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'Event' },
+);
 export type Event = Static<typeof Event>;
 
 export const EventRole = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('staff')]);
-export const MyEvent = Type.Object({ ...Event.properties, role: EventRole });
+export const MyEvent = Type.Object({ ...Event.properties, role: EventRole }, { title: 'MyEvent' });
 
 const eventFields = {
   name: Name(),

@@ -10,6 +10,7 @@ export const eventMemberSchemas = memberSchemas({
   emailField: 'email',
   addEmailDescription: 'e-mail of an existing actor (someone who has called the API before)',
   removeEmailDescription: 'the member to remove; the path user_id does not select the member',
+  title: 'EventMember',
   exampleRole: 'staff',
 });
 

@@ -2,22 +2,25 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 
-export const BadgeJson = Type.Object({
-  edition_id: Uuid({
-    description: 'where the badge is checked in (`POST /editions/{edition_id}/check-ins`)',
-  }),
-  holder_name: Type.String(),
-  origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
-  ticket_name: Nullable(Type.String()),
-  event_name: Type.String(),
-  edition_name: Type.String(),
-  starts_at: Type.String({ format: 'date-time' }),
-  ends_at: Type.String({ format: 'date-time' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-  status_reason: Nullable(Type.String()),
-  edition_ended: Type.Boolean(),
-  valid: Type.Boolean({ description: 'active, and its edition not ended' }),
-});
+export const BadgeJson = Type.Object(
+  {
+    edition_id: Uuid({
+      description: 'where the badge is checked in (`POST /editions/{edition_id}/check-ins`)',
+    }),
+    holder_name: Type.String(),
+    origin: Type.Union([Type.Literal('participant'), Type.Literal('staff')]),
+    ticket_name: Nullable(Type.String()),
+    event_name: Type.String(),
+    edition_name: Type.String(),
+    starts_at: Type.String({ format: 'date-time' }),
+    ends_at: Type.String({ format: 'date-time' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    status_reason: Nullable(Type.String()),
+    edition_ended: Type.Boolean(),
+    valid: Type.Boolean({ description: 'active, and its edition not ended' }),
+  },
+  { title: 'BadgeJson' },
+);
 
 export const BADGE_EXAMPLE = {
   edition_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f',
@@ -34,27 +37,32 @@ export const BADGE_EXAMPLE = {
   valid: true,
 };
 
-export const CheckoutJson = Type.Object({
-  intent_id: Uuid(),
-  status: Type.Union(
-    [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('refunded')],
-    {
-      description:
-        '`paid`: the intent succeeded and the registration is confirmed; `pending`: the provider has not decided; ' +
-        '`failed`: refused or cancelled (nothing charged); `refunded`',
-    },
-  ),
-  amount_cents: Type.Integer(),
-  currency: Type.String(),
-  ticket_name: Type.String(),
-  event_name: Type.String(),
-  edition_name: Type.String(),
-  hold_expires_at: Nullable(
-    Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
-  ),
-  status_reason: Nullable(Type.String({ description: 'why a refund happened (`sold_out_after_expiry`, …)' })),
-  badge_url: Nullable(Type.String({ description: 'the badge page, once paid' })),
-});
+export const CheckoutJson = Type.Object(
+  {
+    intent_id: Uuid(),
+    status: Type.Union(
+      [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('refunded')],
+      {
+        description:
+          '`paid`: the intent succeeded and the registration is confirmed; `pending`: the provider has not decided; ' +
+          '`failed`: refused or cancelled (nothing charged); `refunded`',
+      },
+    ),
+    amount_cents: Type.Integer(),
+    currency: Type.String(),
+    ticket_name: Type.String(),
+    event_name: Type.String(),
+    edition_name: Type.String(),
+    hold_expires_at: Nullable(
+      Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
+    ),
+    status_reason: Nullable(
+      Type.String({ description: 'why a refund happened (`sold_out_after_expiry`, …)' }),
+    ),
+    badge_url: Nullable(Type.String({ description: 'the badge page, once paid' })),
+  },
+  { title: 'CheckoutJson' },
+);
 
 export const CHECKOUT_EXAMPLE = {
   intent_id: '01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e10',

@@ -2,16 +2,19 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
 
-export const Participant = Type.Object({
-  program_id: Uuid(),
-  user_id: Uuid(),
-  registration_id: Nullable(
-    Uuid({ description: 'the confirmed registration that admitted it; null for staff' }),
-  ),
-  status: Type.Union([Type.Literal('active'), Type.Literal('cancelled')]),
-  signed_up_at: DateTime(),
-  cancelled_at: Nullable(DateTime()),
-});
+export const Participant = Type.Object(
+  {
+    program_id: Uuid(),
+    user_id: Uuid(),
+    registration_id: Nullable(
+      Uuid({ description: 'the confirmed registration that admitted it; null for staff' }),
+    ),
+    status: Type.Union([Type.Literal('active'), Type.Literal('cancelled')]),
+    signed_up_at: DateTime(),
+    cancelled_at: Nullable(DateTime()),
+  },
+  { title: 'Participant' },
+);
 
 export const PARTICIPANT_EXAMPLE = {
   program_id: '01937a50-2222-7000-8000-000000000020',
@@ -22,15 +25,18 @@ export const PARTICIPANT_EXAMPLE = {
   cancelled_at: null,
 };
 
-export const ParticipantListItem = Type.Object({
-  program_id: Uuid(),
-  user_id: Uuid(),
-  holder_name: Type.String({ description: 'the name from their token, else their e-mail' }),
-  holder_email: Type.String(),
-  signed_up_at: DateTime(),
-  checked_in: Type.Boolean(),
-  checked_in_at: Nullable(DateTime({ description: 'their first check-in at this program' })),
-});
+export const ParticipantListItem = Type.Object(
+  {
+    program_id: Uuid(),
+    user_id: Uuid(),
+    holder_name: Type.String({ description: 'the name from their token, else their e-mail' }),
+    holder_email: Type.String(),
+    signed_up_at: DateTime(),
+    checked_in: Type.Boolean(),
+    checked_in_at: Nullable(DateTime({ description: 'their first check-in at this program' })),
+  },
+  { title: 'ParticipantListItem' },
+);
 
 export const PARTICIPANT_LIST_EXAMPLE = {
   program_id: PARTICIPANT_EXAMPLE.program_id,

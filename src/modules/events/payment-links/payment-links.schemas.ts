@@ -2,12 +2,17 @@
 import { type Static, Type } from 'typebox';
 import { Uuid } from '../../../kernel/http/schemas.ts';
 
-export const PaymentLink = Type.Object({
-  event_id: Uuid(),
-  wallet_id: Uuid({ description: 'the wallet that receives the event’s ticket payments' }),
-  seller_id: Uuid({ description: 'the Mercado Pago account (a seller of the wallet) that is paid' }),
-  sandbox: Type.Boolean({ description: 'the wallet’s sandbox flag: checkouts open Mercado Pago’s sandbox' }),
-});
+export const PaymentLink = Type.Object(
+  {
+    event_id: Uuid(),
+    wallet_id: Uuid({ description: 'the wallet that receives the event’s ticket payments' }),
+    seller_id: Uuid({ description: 'the Mercado Pago account (a seller of the wallet) that is paid' }),
+    sandbox: Type.Boolean({
+      description: 'the wallet’s sandbox flag: checkouts open Mercado Pago’s sandbox',
+    }),
+  },
+  { title: 'PaymentLink' },
+);
 export type PaymentLink = Static<typeof PaymentLink>;
 
 export const PutPaymentLinkBody = Type.Object(

@@ -13,28 +13,31 @@ export const MAX_INT = 2_147_483_647;
 const ProgramKind = (options: { description?: string } = {}) =>
   Type.Union([Type.Literal('activity'), Type.Literal('checkpoint')], options);
 
-export const Program = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  kind: ProgramKind(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  starts_at: Nullable(DateTime()),
-  ends_at: Nullable(DateTime()),
-  location: Nullable(Type.String()),
-  min_access_level: Type.Integer(),
-  staff_only: Type.Boolean(),
-  price: Type.Integer({ description: 'minor currency units' }),
-  banner_url: Nullable(Type.String()),
-  max_participants: Nullable(
-    Type.Integer({
-      description: 'most active sign-ups (`POST /programs/{program_id}/participants`); null = no limit',
-    }),
-  ),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  deleted_at: Nullable(DateTime()),
-});
+export const Program = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    kind: ProgramKind(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    starts_at: Nullable(DateTime()),
+    ends_at: Nullable(DateTime()),
+    location: Nullable(Type.String()),
+    min_access_level: Type.Integer(),
+    staff_only: Type.Boolean(),
+    price: Type.Integer({ description: 'minor currency units' }),
+    banner_url: Nullable(Type.String()),
+    max_participants: Nullable(
+      Type.Integer({
+        description: 'most active sign-ups (`POST /programs/{program_id}/participants`); null = no limit',
+      }),
+    ),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { title: 'Program' },
+);
 export type Program = Static<typeof Program>;
 
 const optionalFields = {

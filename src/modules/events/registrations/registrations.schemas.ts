@@ -11,33 +11,39 @@ export const RegistrationStatus = Type.Enum([...REGISTRATION_STATUSES], {
     '`expired` (the hold ended unpaid), `refunded`',
 });
 
-export const Registration = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  ticket_type_id: Uuid(),
-  user_id: Uuid({ description: 'the registered person' }),
-  status: RegistrationStatus,
-  status_reason: Nullable(
-    Type.String({ description: 'why it ended as it did (`refunded`, `sold_out_after_expiry`, …)' }),
-  ),
-  intent_id: Nullable(Uuid({ description: 'the payment intent of a paid registration' })),
-  hold_expires_at: Nullable(DateTime({ description: 'when an unpaid seat hold ends' })),
-  checkout_url: Nullable(
-    Type.String({ description: 'where the payer pays (Mercado Pago), while `pending_payment`' }),
-  ),
-  created_by: Uuid({ description: 'who registered them: the person, or a staff member' }),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  cancelled_at: Nullable(DateTime()),
-});
+export const Registration = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    ticket_type_id: Uuid(),
+    user_id: Uuid({ description: 'the registered person' }),
+    status: RegistrationStatus,
+    status_reason: Nullable(
+      Type.String({ description: 'why it ended as it did (`refunded`, `sold_out_after_expiry`, …)' }),
+    ),
+    intent_id: Nullable(Uuid({ description: 'the payment intent of a paid registration' })),
+    hold_expires_at: Nullable(DateTime({ description: 'when an unpaid seat hold ends' })),
+    checkout_url: Nullable(
+      Type.String({ description: 'where the payer pays (Mercado Pago), while `pending_payment`' }),
+    ),
+    created_by: Uuid({ description: 'who registered them: the person, or a staff member' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    cancelled_at: Nullable(DateTime()),
+  },
+  { title: 'Registration' },
+);
 export type Registration = Static<typeof Registration>;
 
 /** An item of the staff listing: the registration with the holder's e-mail and ticket name. */
-export const RegistrationListItem = Type.Object({
-  ...Registration.properties,
-  email: Type.String({ description: "the registered person's e-mail (actor directory)" }),
-  ticket_name: Type.String(),
-});
+export const RegistrationListItem = Type.Object(
+  {
+    ...Registration.properties,
+    email: Type.String({ description: "the registered person's e-mail (actor directory)" }),
+    ticket_name: Type.String(),
+  },
+  { title: 'RegistrationListItem' },
+);
 
 export const CreateRegistrationBody = Type.Object(
   {

@@ -27,27 +27,35 @@ const RequestStatus = Type.Union(
 
 // ---------- signature requests ----------
 
-export const SignatureRequest = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  signatory_name: Type.String(),
-  signatory_email: Type.String(),
-  signatory_title: Nullable(Type.String()),
-  status: RequestStatus,
-  expires_at: DateTime(),
-  reason: Nullable(Type.String({ description: 'why it was denied or cancelled' })),
-  created_by: Uuid(),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-  decided_at: Nullable(DateTime({ description: 'when it left `pending` (for `expired`: its `expires_at`)' })),
-});
+export const SignatureRequest = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    signatory_name: Type.String(),
+    signatory_email: Type.String(),
+    signatory_title: Nullable(Type.String()),
+    status: RequestStatus,
+    expires_at: DateTime(),
+    reason: Nullable(Type.String({ description: 'why it was denied or cancelled' })),
+    created_by: Uuid(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    decided_at: Nullable(
+      DateTime({ description: 'when it left `pending` (for `expired`: its `expires_at`)' }),
+    ),
+  },
+  { title: 'SignatureRequest' },
+);
 export type SignatureRequest = Static<typeof SignatureRequest>;
 
-export const CreatedSignatureRequest = Type.Object({
-  ...SignatureRequest.properties,
-  token: Type.String({ description: 'the signatory token; shown this once, only its hash is kept' }),
-  fulfill_url: Type.String({ description: 'the link to send to the signatory (contains the token)' }),
-});
+export const CreatedSignatureRequest = Type.Object(
+  {
+    ...SignatureRequest.properties,
+    token: Type.String({ description: 'the signatory token; shown this once, only its hash is kept' }),
+    fulfill_url: Type.String({ description: 'the link to send to the signatory (contains the token)' }),
+  },
+  { title: 'CreatedSignatureRequest' },
+);
 
 export const SIGNATURE_REQUEST_EXAMPLE = {
   id: '01937a50-2222-7000-8000-000000000020',
@@ -99,31 +107,34 @@ export const RequestListQuery = Type.Object(
 );
 
 /** What the token holder sees: the request, and what it asks them to sign. No organizer data. */
-export const SignatureRequestView = Type.Object({
-  id: Uuid(),
-  status: Type.Union(
-    [Type.Literal(PENDING), Type.Literal(COMPLETED), Type.Literal(DENIED), Type.Literal(CANCELLED)],
-    { description: 'an expired request cannot be opened (401)' },
-  ),
-  signatory_name: Type.String(),
-  signatory_email: Type.String(),
-  signatory_title: Nullable(Type.String()),
-  reason: Nullable(Type.String({ description: "the signatory's own reason, when they declined" })),
-  expires_at: DateTime(),
-  created_at: DateTime(),
-  decided_at: Nullable(DateTime()),
-  edition: Type.Object({
+export const SignatureRequestView = Type.Object(
+  {
     id: Uuid(),
-    name: Type.String(),
-    starts_at: DateTime(),
-    ends_at: DateTime(),
-    location_name: Nullable(Type.String()),
-  }),
-  event: Type.Object({ id: Uuid(), name: Type.String() }),
-  requested_by: Type.String({
-    description: 'who asked for the signature: their name, or their e-mail when they gave no name',
-  }),
-});
+    status: Type.Union(
+      [Type.Literal(PENDING), Type.Literal(COMPLETED), Type.Literal(DENIED), Type.Literal(CANCELLED)],
+      { description: 'an expired request cannot be opened (401)' },
+    ),
+    signatory_name: Type.String(),
+    signatory_email: Type.String(),
+    signatory_title: Nullable(Type.String()),
+    reason: Nullable(Type.String({ description: "the signatory's own reason, when they declined" })),
+    expires_at: DateTime(),
+    created_at: DateTime(),
+    decided_at: Nullable(DateTime()),
+    edition: Type.Object({
+      id: Uuid(),
+      name: Type.String(),
+      starts_at: DateTime(),
+      ends_at: DateTime(),
+      location_name: Nullable(Type.String()),
+    }),
+    event: Type.Object({ id: Uuid(), name: Type.String() }),
+    requested_by: Type.String({
+      description: 'who asked for the signature: their name, or their e-mail when they gave no name',
+    }),
+  },
+  { title: 'SignatureRequestView' },
+);
 export type SignatureRequestView = Static<typeof SignatureRequestView>;
 
 export const REQUEST_VIEW_EXAMPLE = {
@@ -176,26 +187,32 @@ export type ReasonBody = Static<typeof ReasonBody>;
 
 // ---------- signatures ----------
 
-export const Signature = Type.Object({
-  id: Uuid(),
-  request_id: Uuid(),
-  edition_id: Uuid(),
-  signatory_name: Type.String(),
-  signatory_title: Nullable(Type.String()),
-  image_url: Type.String(),
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-  created_at: DateTime(),
-  revoked_at: Nullable(DateTime()),
-});
+export const Signature = Type.Object(
+  {
+    id: Uuid(),
+    request_id: Uuid(),
+    edition_id: Uuid(),
+    signatory_name: Type.String(),
+    signatory_title: Nullable(Type.String()),
+    image_url: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    created_at: DateTime(),
+    revoked_at: Nullable(DateTime()),
+  },
+  { title: 'Signature' },
+);
 export type Signature = Static<typeof Signature>;
 
-export const FulfilledSignature = Type.Object({
-  ...Signature.properties,
-  revoke_token: Type.String({
-    description: 'revokes this signature; shown this once, only its hash is kept',
-  }),
-  revoke_expires_at: DateTime({ description: 'after this the revoke token no longer works' }),
-});
+export const FulfilledSignature = Type.Object(
+  {
+    ...Signature.properties,
+    revoke_token: Type.String({
+      description: 'revokes this signature; shown this once, only its hash is kept',
+    }),
+    revoke_expires_at: DateTime({ description: 'after this the revoke token no longer works' }),
+  },
+  { title: 'FulfilledSignature' },
+);
 
 export const SIGNATURE_EXAMPLE = {
   id: '01937a51-3333-7000-8000-000000000030',

@@ -8,24 +8,27 @@ const INT32_MAX = 2_147_483_647;
 
 // ---------- ticket types ----------
 
-export const TicketType = Type.Object({
-  id: Uuid(),
-  edition_id: Uuid(),
-  name: Type.String(),
-  price_cents: Type.Integer(),
-  currency: Nullable(Type.String({ description: 'ISO 4217 code of a paid ticket; null when free' })),
-  access_level: Type.Integer(),
-  max_quantity: Nullable(Type.Integer()),
-  confirmed_count: Type.Integer({ description: 'confirmed registrations holding this ticket type' }),
-  held_count: Type.Integer({
-    description: 'seats held by checkouts not yet paid (they count against the maximum)',
-  }),
-  remaining: Nullable(
-    Type.Integer({ description: 'seats left (held ones taken); null when the ticket type is unlimited' }),
-  ),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const TicketType = Type.Object(
+  {
+    id: Uuid(),
+    edition_id: Uuid(),
+    name: Type.String(),
+    price_cents: Type.Integer(),
+    currency: Nullable(Type.String({ description: 'ISO 4217 code of a paid ticket; null when free' })),
+    access_level: Type.Integer(),
+    max_quantity: Nullable(Type.Integer()),
+    confirmed_count: Type.Integer({ description: 'confirmed registrations holding this ticket type' }),
+    held_count: Type.Integer({
+      description: 'seats held by checkouts not yet paid (they count against the maximum)',
+    }),
+    remaining: Nullable(
+      Type.Integer({ description: 'seats left (held ones taken); null when the ticket type is unlimited' }),
+    ),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'TicketType' },
+);
 export type TicketType = Static<typeof TicketType>;
 
 export const CreateTicketTypeBody = Type.Object(

@@ -30,9 +30,12 @@ export const ConnectBody = Type.Object(
 );
 export type ConnectBody = Static<typeof ConnectBody>;
 
-export const ConnectResult = Type.Object({
-  url: Type.String({ description: 'the provider consent URL to send the user to' }),
-});
+export const ConnectResult = Type.Object(
+  {
+    url: Type.String({ description: 'the provider consent URL to send the user to' }),
+  },
+  { title: 'ConnectResult' },
+);
 export const CONNECT_EXAMPLE = {
   url:
     'https://auth.mercadopago.com/authorization?client_id=123&response_type=code&platform_id=mp' +
@@ -58,14 +61,17 @@ export const CallbackQuery = Type.Object(
 );
 export type CallbackQuery = Static<typeof CallbackQuery>;
 
-export const Collector = Type.Object({
-  id: Uuid(),
-  owner_id: Uuid(),
-  provider: Type.String(),
-  provider_user_id: Type.String(),
-  created_at: DateTime(),
-  revoked_at: Nullable(DateTime()),
-});
+export const Collector = Type.Object(
+  {
+    id: Uuid(),
+    owner_id: Uuid(),
+    provider: Type.String(),
+    provider_user_id: Type.String(),
+    created_at: DateTime(),
+    revoked_at: Nullable(DateTime()),
+  },
+  { title: 'Collector' },
+);
 export const COLLECTOR_EXAMPLE = {
   id: '01937a50-4444-7000-8000-000000000040',
   owner_id: '01937a4e-0000-7000-8000-000000000001',
@@ -84,13 +90,16 @@ export const RevokeBody = Type.Object(
 );
 export type RevokeBody = Static<typeof RevokeBody>;
 
-export const RevokeResult = Type.Object({
-  id: Uuid(),
-  flow: Flow,
-  provider: Type.String(),
-  provider_user_id: Type.String(),
-  revoked_at: DateTime(),
-});
+export const RevokeResult = Type.Object(
+  {
+    id: Uuid(),
+    flow: Flow,
+    provider: Type.String(),
+    provider_user_id: Type.String(),
+    revoked_at: DateTime(),
+  },
+  { title: 'RevokeResult' },
+);
 export const REVOKE_EXAMPLE = {
   id: '01937a50-4444-7000-8000-000000000040',
   flow: 'collector',

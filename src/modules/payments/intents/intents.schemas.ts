@@ -14,23 +14,26 @@ export const IntentStatusDetail = Type.Union(
 );
 const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
-export const Intent = Type.Object({
-  id: Uuid(),
-  wallet_id: Uuid(),
-  seller_id: Uuid(),
-  collector_id: Nullable(Uuid()),
-  amount_cents: Type.Integer(),
-  refunded_cents: Type.Integer({ description: 'refunded so far (a partial refund keeps `succeeded`)' }),
-  currency: Type.String(),
-  sandbox: Type.Boolean(),
-  provider: Type.String(),
-  status: Type.String(),
-  status_detail: Nullable(Type.String()),
-  provider_data: FreeObject('provider data (`transaction_id` links provider notifications)'),
-  metadata: FreeObject('caller metadata, echoed in webhook events'),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const Intent = Type.Object(
+  {
+    id: Uuid(),
+    wallet_id: Uuid(),
+    seller_id: Uuid(),
+    collector_id: Nullable(Uuid()),
+    amount_cents: Type.Integer(),
+    refunded_cents: Type.Integer({ description: 'refunded so far (a partial refund keeps `succeeded`)' }),
+    currency: Type.String(),
+    sandbox: Type.Boolean(),
+    provider: Type.String(),
+    status: Type.String(),
+    status_detail: Nullable(Type.String()),
+    provider_data: FreeObject('provider data (`transaction_id` links provider notifications)'),
+    metadata: FreeObject('caller metadata, echoed in webhook events'),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'Intent' },
+);
 export type Intent = Static<typeof Intent>;
 
 export const INTENT_EXAMPLE = {

@@ -10,16 +10,19 @@ export const ProviderSlug = Type.Unsafe<(typeof PROVIDERS)[number]>({
   description: 'payment provider slug',
 });
 
-export const Wallet = Type.Object({
-  id: Uuid(),
-  owner_id: Uuid(),
-  name: Type.String(),
-  sandbox: Type.Boolean(),
-  fee_bps: Type.Integer(),
-  collector_id: Nullable(Uuid()),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const Wallet = Type.Object(
+  {
+    id: Uuid(),
+    owner_id: Uuid(),
+    name: Type.String(),
+    sandbox: Type.Boolean(),
+    fee_bps: Type.Integer(),
+    collector_id: Nullable(Uuid()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'Wallet' },
+);
 export type Wallet = Static<typeof Wallet>;
 
 export const WALLET_EXAMPLE = {
@@ -33,14 +36,17 @@ export const WALLET_EXAMPLE = {
   updated_at: '2026-11-22T10:00:00.000Z',
 };
 
-export const Seller = Type.Object({
-  id: Uuid(),
-  wallet_id: Uuid(),
-  provider: Type.String(),
-  provider_user_id: Type.String(),
-  created_at: DateTime(),
-  revoked_at: Nullable(DateTime()),
-});
+export const Seller = Type.Object(
+  {
+    id: Uuid(),
+    wallet_id: Uuid(),
+    provider: Type.String(),
+    provider_user_id: Type.String(),
+    created_at: DateTime(),
+    revoked_at: Nullable(DateTime()),
+  },
+  { title: 'Seller' },
+);
 export type Seller = Static<typeof Seller>;
 
 export const SELLER_EXAMPLE = {

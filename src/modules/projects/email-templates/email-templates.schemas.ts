@@ -30,13 +30,16 @@ export const TemplateVariable = Type.Object({
   example: Type.Union([Type.String(), Type.Number()], { description: 'the sample value used by previews' }),
 });
 
-export const EmailTemplate = Type.Object({
-  kind: Type.String({ description: EMAIL_TEMPLATE_KINDS.join(', ') }),
-  subject: Type.String({ description: 'Liquid template' }),
-  body: Type.String({ description: 'Liquid template of the HTML body' }),
-  source: Type.Union([Type.Literal('default'), Type.Literal('override')]),
-  variables: Type.Array(TemplateVariable, { description: 'the variables the kind declares' }),
-});
+export const EmailTemplate = Type.Object(
+  {
+    kind: Type.String({ description: EMAIL_TEMPLATE_KINDS.join(', ') }),
+    subject: Type.String({ description: 'Liquid template' }),
+    body: Type.String({ description: 'Liquid template of the HTML body' }),
+    source: Type.Union([Type.Literal('default'), Type.Literal('override')]),
+    variables: Type.Array(TemplateVariable, { description: 'the variables the kind declares' }),
+  },
+  { title: 'EmailTemplate' },
+);
 export type EmailTemplate = Static<typeof EmailTemplate>;
 
 const Subject = Type.String({
@@ -84,11 +87,14 @@ export const PreviewBody = Type.Object(
 );
 export type PreviewBody = Static<typeof PreviewBody>;
 
-export const RenderedEmail = Type.Object({
-  subject: Type.String({ description: 'rendered subject, one line, not HTML-escaped' }),
-  html: Type.String({ description: 'rendered HTML body, values HTML-escaped' }),
-  text: Type.String({ description: 'plain-text alternative derived from the HTML' }),
-});
+export const RenderedEmail = Type.Object(
+  {
+    subject: Type.String({ description: 'rendered subject, one line, not HTML-escaped' }),
+    html: Type.String({ description: 'rendered HTML body, values HTML-escaped' }),
+    text: Type.String({ description: 'plain-text alternative derived from the HTML' }),
+  },
+  { title: 'RenderedEmail' },
+);
 
 const verify = DEFAULT_TEMPLATES.verify;
 export const TEMPLATE_EXAMPLE = {

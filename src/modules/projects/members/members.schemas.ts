@@ -11,6 +11,7 @@ export const projectMemberSchemas = memberSchemas({
   addEmailDescription:
     'e-mail of an existing actor (someone who has called the API before); case-insensitive',
   removeEmailDescription: 'the member to remove; case-insensitive',
+  title: 'ProjectMember',
   exampleRole: 'member',
 });
 
@@ -18,5 +19,5 @@ export type ProjectMember = Static<typeof projectMemberSchemas.Member>;
 export type AddProjectMemberBody = Static<typeof projectMemberSchemas.AddBody>;
 
 /** The `data` of a removal: exactly `{}` (docs/reference/projects.md). */
-export const Empty = Type.Object({}, { additionalProperties: false });
+export const Empty = Type.Object({}, { title: 'Empty', additionalProperties: false });
 export type Empty = Static<typeof Empty>;

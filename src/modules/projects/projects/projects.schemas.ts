@@ -4,18 +4,21 @@ import { DateTime, Name, Slug, Uuid } from '../../../kernel/http/schemas.ts';
 
 // ---------- projects ----------
 
-export const Project = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  slug: Type.String(),
-  owner_id: Uuid(),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const Project = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    slug: Type.String(),
+    owner_id: Uuid(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'Project' },
+);
 export type Project = Static<typeof Project>;
 
 export const ProjectRole = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]);
-export const MyProject = Type.Object({ ...Project.properties, role: ProjectRole });
+export const MyProject = Type.Object({ ...Project.properties, role: ProjectRole }, { title: 'MyProject' });
 
 export const CreateProjectBody = Type.Object(
   { name: Name(), slug: Slug({ description: 'unique across projects' }) },

@@ -9,39 +9,42 @@ const DeliveryStatus = Type.Union(
 );
 
 /** The delivery of the interface document plus `wallet_id`, `last_error` and `next_attempt_at`. */
-export const WebhookDelivery = Type.Object({
-  id: Uuid(),
-  endpoint_id: Uuid(),
-  event_id: Uuid({ description: 'the event delivered (its id is the `webhook-id` header)' }),
-  wallet_id: Uuid(),
-  status: Type.String({
-    description: '`pending` (an attempt is due or in progress), `delivered` (a 2xx answer) or `failed`',
-  }),
-  attempts: Type.Integer({ description: 'attempts made so far' }),
-  last_attempted_at: Nullable(
-    DateTime({ description: 'when the last attempt started; null before the first' }),
-  ),
-  response_status: Nullable(
-    Type.Integer({ description: 'HTTP status of the last answer; null when it got none' }),
-  ),
-  response_body: Nullable(Type.String({ description: 'the first 4 KiB of the last answer’s body' })),
-  last_error: Nullable(
-    Type.String({
-      description:
-        'why the last attempt got no answer (timeout, refused connection, …) or why the delivery ' +
-        'ended without one (`endpoint disabled`); null otherwise',
+export const WebhookDelivery = Type.Object(
+  {
+    id: Uuid(),
+    endpoint_id: Uuid(),
+    event_id: Uuid({ description: 'the event delivered (its id is the `webhook-id` header)' }),
+    wallet_id: Uuid(),
+    status: Type.String({
+      description: '`pending` (an attempt is due or in progress), `delivered` (a 2xx answer) or `failed`',
     }),
-  ),
-  next_attempt_at: Nullable(
-    DateTime({
-      description:
-        'when the next attempt is due (in the past while one is in progress); null once ' +
-        '`delivered` or `failed`',
-    }),
-  ),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+    attempts: Type.Integer({ description: 'attempts made so far' }),
+    last_attempted_at: Nullable(
+      DateTime({ description: 'when the last attempt started; null before the first' }),
+    ),
+    response_status: Nullable(
+      Type.Integer({ description: 'HTTP status of the last answer; null when it got none' }),
+    ),
+    response_body: Nullable(Type.String({ description: 'the first 4 KiB of the last answer’s body' })),
+    last_error: Nullable(
+      Type.String({
+        description:
+          'why the last attempt got no answer (timeout, refused connection, …) or why the delivery ' +
+          'ended without one (`endpoint disabled`); null otherwise',
+      }),
+    ),
+    next_attempt_at: Nullable(
+      DateTime({
+        description:
+          'when the next attempt is due (in the past while one is in progress); null once ' +
+          '`delivered` or `failed`',
+      }),
+    ),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'WebhookDelivery' },
+);
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const DELIVERY_EXAMPLE = {
@@ -77,14 +80,17 @@ export const DeliveryListQuery = Type.Object(
 );
 export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
 
-export const WebhookAttempt = Type.Object({
-  attempt: Type.Integer({ description: 'the attempt’s number, from 1; retries continue the count' }),
-  started_at: DateTime(),
-  duration_ms: Type.Integer(),
-  response_status: Nullable(Type.Integer({ description: 'null when no answer came' })),
-  response_body: Nullable(Type.String({ description: 'the first 4 KiB of the answer’s body' })),
-  error: Nullable(Type.String({ description: 'why no answer came (timeout, refused connection, …)' })),
-});
+export const WebhookAttempt = Type.Object(
+  {
+    attempt: Type.Integer({ description: 'the attempt’s number, from 1; retries continue the count' }),
+    started_at: DateTime(),
+    duration_ms: Type.Integer(),
+    response_status: Nullable(Type.Integer({ description: 'null when no answer came' })),
+    response_body: Nullable(Type.String({ description: 'the first 4 KiB of the answer’s body' })),
+    error: Nullable(Type.String({ description: 'why no answer came (timeout, refused connection, …)' })),
+  },
+  { title: 'WebhookAttempt' },
+);
 export type WebhookAttempt = Static<typeof WebhookAttempt>;
 
 export const ATTEMPT_EXAMPLE = {

@@ -26,17 +26,20 @@ const EventTypes = Type.Array(EventType, {
   description: 'the event types delivered to this endpoint',
 });
 
-export const WebhookEndpoint = Type.Object({
-  id: Uuid(),
-  wallet_id: Uuid(),
-  name: Type.String(),
-  url: Type.String(),
-  enabled: Type.Boolean(),
-  event_types: Nullable(Type.Array(Type.String())),
-  disabled_reason: Nullable(Type.String()),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const WebhookEndpoint = Type.Object(
+  {
+    id: Uuid(),
+    wallet_id: Uuid(),
+    name: Type.String(),
+    url: Type.String(),
+    enabled: Type.Boolean(),
+    event_types: Nullable(Type.Array(Type.String())),
+    disabled_reason: Nullable(Type.String()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'WebhookEndpoint' },
+);
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
 /** An endpoint's health state (its circuit breaker's, and whether its last attempt failed). */
@@ -72,16 +75,22 @@ export const EndpointHealth = Type.Object(
   },
 );
 
-export const WebhookEndpointWithHealth = Type.Object({
-  ...WebhookEndpoint.properties,
-  health: EndpointHealth,
-});
+export const WebhookEndpointWithHealth = Type.Object(
+  {
+    ...WebhookEndpoint.properties,
+    health: EndpointHealth,
+  },
+  { title: 'WebhookEndpointWithHealth' },
+);
 export type WebhookEndpointWithHealth = Static<typeof WebhookEndpointWithHealth>;
 
-export const WebhookEndpointWithSecret = Type.Object({
-  ...WebhookEndpoint.properties,
-  secret: Type.String({ description: 'the signing secret (`whsec_…`), shown this once' }),
-});
+export const WebhookEndpointWithSecret = Type.Object(
+  {
+    ...WebhookEndpoint.properties,
+    secret: Type.String({ description: 'the signing secret (`whsec_…`), shown this once' }),
+  },
+  { title: 'WebhookEndpointWithSecret' },
+);
 
 export const ENDPOINT_EXAMPLE = {
   id: '01937a50-6666-7000-8000-000000000060',

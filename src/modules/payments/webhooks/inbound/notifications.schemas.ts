@@ -68,29 +68,32 @@ export const NotificationBody = Type.Object(
   },
 );
 
-export const NotificationReceipt = Type.Object({
-  received: Type.Literal(true),
-  outcome: Type.Union(
-    [
-      Type.Literal('applied'),
-      Type.Literal('duplicate'),
-      Type.Literal('stale'),
-      Type.Literal('ignored'),
-      Type.Literal('unmatched'),
-      Type.Literal('mismatch'),
-    ],
-    {
-      description:
-        '`applied`: the intent moved (`event_id`); `duplicate`: it already had that status (nothing ' +
-        'recorded); `stale`: the transition rule refused the move (recorded, intent unchanged); ' +
-        '`ignored`: not a payment notification; `unmatched`: no intent, no usable seller credentials ' +
-        'or a payment the provider does not know (recorded for a later replay); `mismatch`: the payment ' +
-        'went to another account than the intent’s seller, or its amount or currency differs from the ' +
-        'intent’s (recorded, nothing changed)',
-    },
-  ),
-  event_id: Type.Optional(Uuid({ description: 'the payment event written (outcome `applied` only)' })),
-});
+export const NotificationReceipt = Type.Object(
+  {
+    received: Type.Literal(true),
+    outcome: Type.Union(
+      [
+        Type.Literal('applied'),
+        Type.Literal('duplicate'),
+        Type.Literal('stale'),
+        Type.Literal('ignored'),
+        Type.Literal('unmatched'),
+        Type.Literal('mismatch'),
+      ],
+      {
+        description:
+          '`applied`: the intent moved (`event_id`); `duplicate`: it already had that status (nothing ' +
+          'recorded); `stale`: the transition rule refused the move (recorded, intent unchanged); ' +
+          '`ignored`: not a payment notification; `unmatched`: no intent, no usable seller credentials ' +
+          'or a payment the provider does not know (recorded for a later replay); `mismatch`: the payment ' +
+          'went to another account than the intent’s seller, or its amount or currency differs from the ' +
+          'intent’s (recorded, nothing changed)',
+      },
+    ),
+    event_id: Type.Optional(Uuid({ description: 'the payment event written (outcome `applied` only)' })),
+  },
+  { title: 'NotificationReceipt' },
+);
 
 export const NOTIFICATION_RECEIPT_EXAMPLE = {
   received: true,

@@ -3,30 +3,33 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, PageQuery, Uuid } from '../../../../kernel/http/schemas.ts';
 import { EventType } from '../endpoints/endpoints.schemas.ts';
 
-export const PaymentEvent = Type.Object({
-  id: Uuid({ description: 'the event id, sent as `webhook-id` with every delivery of it' }),
-  wallet_id: Uuid(),
-  intent_id: Nullable(Uuid({ description: 'the intent; null only for `webhook.test`' })),
-  type: Type.String({
-    description:
-      '`payment.<intent status>`, `registration.<…>` or `webhook.test` (see the `webhooks` section)',
-  }),
-  source: Type.String({
-    description:
-      'what produced it: `testmode`, `simulate`, `cancel`, `test` (a test event), or a provider slug ' +
-      '(`mercadopago`)',
-  }),
-  payload: Type.Object(
-    {},
-    {
-      additionalProperties: true,
+export const PaymentEvent = Type.Object(
+  {
+    id: Uuid({ description: 'the event id, sent as `webhook-id` with every delivery of it' }),
+    wallet_id: Uuid(),
+    intent_id: Nullable(Uuid({ description: 'the intent; null only for `webhook.test`' })),
+    type: Type.String({
       description:
-        'the `data` object of the delivery body, as the `webhooks` section describes it per type ' +
-        '(for `payment.*`, the intent as it was when the event was recorded)',
-    },
-  ),
-  created_at: DateTime(),
-});
+        '`payment.<intent status>`, `registration.<…>` or `webhook.test` (see the `webhooks` section)',
+    }),
+    source: Type.String({
+      description:
+        'what produced it: `testmode`, `simulate`, `cancel`, `test` (a test event), or a provider slug ' +
+        '(`mercadopago`)',
+    }),
+    payload: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'the `data` object of the delivery body, as the `webhooks` section describes it per type ' +
+          '(for `payment.*`, the intent as it was when the event was recorded)',
+      },
+    ),
+    created_at: DateTime(),
+  },
+  { title: 'PaymentEvent' },
+);
 export type PaymentEvent = Static<typeof PaymentEvent>;
 
 export const PAYMENT_EVENT_EXAMPLE = {

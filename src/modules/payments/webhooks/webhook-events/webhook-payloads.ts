@@ -34,7 +34,11 @@ const PaymentData = Type.Object(
     sandbox: Type.Boolean(),
     metadata: Type.Object({}, { additionalProperties: true }),
   },
-  { additionalProperties: false, description: 'the intent as it was when the event was recorded' },
+  {
+    title: 'PaymentEventData',
+    additionalProperties: false,
+    description: 'the intent as it was when the event was recorded',
+  },
 );
 
 const TestData = Type.Object(
