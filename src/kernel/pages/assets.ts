@@ -15,11 +15,12 @@ export interface Asset {
   /** What pages link: the path with its version. */
   url: string;
   type: string;
-  body: string;
+  /** Text, or the bytes of a binary file (the icon). */
+  body: string | Buffer;
   etag: string;
 }
 
-export function asset(path: string, type: string, body: string): Asset {
+export function asset(path: string, type: string, body: string | Buffer): Asset {
   const version = createHash('sha256').update(body).digest('base64url').slice(0, 16);
   return { path, url: `${path}?v=${version}`, type, body, etag: `"${version}"` };
 }
@@ -52,7 +53,12 @@ export function serveAsset(
         response: {
           200: {
             description: mediaType,
-            content: { [mediaType]: { schema: Type.String(), example: served.body.slice(0, 60) } },
+            content: {
+              [mediaType]:
+                typeof served.body === 'string'
+                  ? { schema: Type.String(), example: served.body.slice(0, 60) }
+                  : { schema: Type.String({ format: 'binary' }) },
+            },
           },
           304: { description: 'not modified: the `If-None-Match` version is current', type: 'null' },
         },
