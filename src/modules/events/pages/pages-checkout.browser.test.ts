@@ -1,7 +1,8 @@
 /**
  * The checkout page in a browser (pages.browser.fixtures.ts), with the Mercado Pago simulator
  * behind it: it turns from pending to paid while open and links to the badge; a refused payment
- * shows as failed with the seat still held. axe-core finds nothing serious or critical.
+ * shows as failed with the seat still held, and its fresh checkout (a new intent for the same
+ * registration) is paid from the page it leads to. axe-core finds nothing serious or critical.
  * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (README).
  */
 import assert from 'node:assert/strict';
@@ -37,18 +38,41 @@ describe('the checkout page in a browser', () => {
     await page.goto(at(href ?? ''));
     await page.getByRole('heading', { level: 1, name: 'Bruno Lima' }).waitFor();
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 
-  it('a refused payment shows as failed, with the seat still held', async (context) => {
+  it('a refused payment shows as failed, with the seat still held and a fresh checkout for it', async (context) => {
     const registration = await startCheckout();
     await bench().sim.pay(h.preferenceOf(registration.intent_id).id, 'rejected');
     const intent = await h.intent(registration.intent_id);
     assert.ok(['rejected', 'pending'].includes(intent.status));
     const opened = await open(context, `/checkout/${registration.intent_id}`);
     if (opened === undefined) return;
-    await opened.page.getByText('Payment not completed').waitFor({ timeout: 20_000 });
-    assert.ok((await opened.page.locator('main').innerText()).includes('Your seat stays held until'));
-    await expectAccessible(opened.page);
-    await screenshot(opened.page, 'checkout-failed');
+    const { page } = opened;
+    await page.getByText('Payment not completed').waitFor({ timeout: 20_000 });
+    const text = await page.locator('main').innerText();
+    assert.ok(text.includes('Your seat stays held until'));
+    // The edition's dates, its venue when it has one, and the payment reference the payer quotes.
+    for (const expected of ['Dates', 'Payment reference', registration.intent_id])
+      assert.ok(text.includes(expected), expected);
+    await expectAccessible(page);
+    await screenshot(page, 'checkout-failed');
+
+    // A fresh checkout for the same registration: a new intent's page, with the link to pay it.
+    await page.getByRole('button', { name: 'Try again with a new payment link' }).click();
+    await page.getByText('Payment pending').waitFor();
+    const fresh = /\/checkout\/([0-9a-f-]{36})$/.exec(new URL(page.url()).pathname)?.[1] ?? '';
+    assert.ok(fresh !== '' && fresh !== registration.intent_id, 'a new intent');
+    const again = await h.intent(fresh);
+    assert.equal(again.status, 'pending');
+    const pay = page.getByRole('link', { name: 'Pay with Mercado Pago' });
+    assert.match((await pay.getAttribute('href')) ?? '', new RegExp(`pref_id=${h.preferenceOf(fresh).id}$`));
+    await expectAccessible(page);
+    // Paying it confirms the same registration: the page turns to paid.
+    await bench().sim.pay(h.preferenceOf(fresh).id, 'approved');
+    await page.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
+    await h.registrationWhen(registration.id, 'confirmed');
+    assert.deepEqual(opened.consoleErrors, []);
+    assert.deepEqual(opened.problems, []);
   });
 });

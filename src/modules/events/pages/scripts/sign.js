@@ -68,8 +68,8 @@
     current = [pointOf(event)];
     strokes.push(current);
     signError.textContent = '';
-    // Drawing replaces a chosen file: what is seen is what is sent.
-    if (uploaded !== null) forgetUpload();
+    // Drawing replaces a chosen file, taken or refused: what is seen is what is sent.
+    if (uploaded !== null || refused !== null) forgetUpload();
     redraw(context, window.devicePixelRatio || 1);
   });
   pad.addEventListener('pointermove', (event) => {
