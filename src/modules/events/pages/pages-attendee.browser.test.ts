@@ -145,6 +145,7 @@ describe("an attendee's pages in a browser", () => {
     await expectAccessible(page);
     await screenshot(page, 'verify-revoked');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 
   it("a person's badges as a page", async (context) => {
@@ -159,5 +160,6 @@ describe("an attendee's pages in a browser", () => {
     await expectAccessible(page);
     await screenshot(page, 'user-badges');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 });

@@ -80,6 +80,7 @@ describe('the signing page in a browser', () => {
 
     await page.getByRole('heading', { level: 2, name: 'Signed' }).waitFor();
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
     assert.equal((await requestStatus(request.id))?.status, 'completed');
 
     // The stored signature is the drawing: a PNG data URL with ink on it.
@@ -137,6 +138,7 @@ describe('the signing page in a browser', () => {
     await expectAccessible(page);
     await screenshot(page, 'sign-declined');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 
   it('used, cancelled, expired and unknown links each get their own page', async (context) => {
@@ -173,6 +175,7 @@ describe('the signing page in a browser', () => {
       await expectAccessible(opened.page);
       if (expected.shot !== undefined) await screenshot(opened.page, expected.shot);
       assert.deepEqual(opened.problems, []);
+      assert.deepEqual(opened.consoleErrors, []);
     }
   });
 });
