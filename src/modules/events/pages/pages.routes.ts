@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../../../kernel/http/errors.ts';
 import { ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import { serveAsset } from '../../../kernel/pages/assets.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
@@ -170,7 +170,19 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
         params: idParams('intent_id'),
         response: {
           303: Type.Null({ description: 'to `/checkout/{intent_id}` of the fresh (or the same) intent' }),
-          ...errorResponses(400, 409, 502),
+          ...errorResponses(
+            400,
+            withReasons(
+              409,
+              'checkout_in_progress',
+              'payments_not_linked',
+              'seller_revoked',
+              'test_mode_seller',
+              'wallet_gone',
+              'seller_credentials_unreadable',
+            ),
+            502,
+          ),
         },
       },
     },
