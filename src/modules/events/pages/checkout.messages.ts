@@ -22,6 +22,10 @@ const en = {
   payText: 'Not paid yet?',
   reference: 'Payment reference',
   referenceHint: 'Quote the payment reference if you contact the organizers about this payment.',
+  retryFailedTitle: 'No new payment link yet',
+  retryFailed:
+    'A new payment link could not be made just now, and nothing was charged. Try again in a moment.',
+  back: 'Back to your payment',
   refunded: 'Refunded',
   refundedText: 'This payment was refunded.',
   soldOutText:
@@ -55,6 +59,10 @@ const ptBR: CheckoutMessages = {
   payText: 'Ainda não pagou?',
   reference: 'Referência do pagamento',
   referenceHint: 'Informe a referência do pagamento se entrar em contato com a organização sobre ele.',
+  retryFailedTitle: 'Ainda sem novo link de pagamento',
+  retryFailed:
+    'Não foi possível criar um novo link de pagamento agora, e nada foi cobrado. Tente de novo em instantes.',
+  back: 'Voltar ao seu pagamento',
   refunded: 'Reembolsado',
   refundedText: 'Este pagamento foi reembolsado.',
   soldOutText:
@@ -84,6 +92,10 @@ const es: CheckoutMessages = {
   payText: '¿Aún no ha pagado?',
   reference: 'Referencia del pago',
   referenceHint: 'Indique la referencia del pago si contacta con la organización sobre este pago.',
+  retryFailedTitle: 'Aún no hay un nuevo enlace de pago',
+  retryFailed:
+    'No se pudo crear un nuevo enlace de pago ahora, y no se cobró nada. Inténtelo de nuevo en un momento.',
+  back: 'Volver a su pago',
   refunded: 'Reembolsado',
   refundedText: 'Este pago fue reembolsado.',
   soldOutText:

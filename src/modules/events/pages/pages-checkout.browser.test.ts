@@ -7,7 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { expectOk } from '../../../../test/assertions.ts';
 import { screenshot } from '../../../../test/browser.ts';
+import { eventually } from '../../../../test/subscriber.ts';
+import type { Registration } from '../registrations/registrations.schemas.ts';
 import { usePagesInBrowser } from './pages.browser.fixtures.ts';
 
 describe('the checkout page in a browser', () => {
@@ -74,5 +77,40 @@ describe('the checkout page in a browser', () => {
     await h.registrationWhen(registration.id, 'confirmed');
     assert.deepEqual(opened.consoleErrors, []);
     assert.deepEqual(opened.problems, []);
+  });
+
+  it('a fresh checkout that cannot be made says so on a page, and in the envelope to API clients', async () => {
+    const { event, edition, ticketType } = await h.paidEdition();
+    const buyer = await bench().t.actor('buyer');
+    const registration = expectOk(
+      await bench().t.post<Registration & { intent_id: string }>(`/editions/${edition.id}/registrations`, {
+        token: buyer.token,
+        body: { ticket_type_id: ticketType.id },
+      }),
+      201,
+      'events',
+    );
+    await bench().sim.pay(h.preferenceOf(registration.intent_id).id, 'rejected');
+    await eventually(
+      async () => ((await h.intent(registration.intent_id)).status === 'rejected' ? true : undefined),
+      'the refusal is recorded',
+    );
+    // The event stops selling: no fresh checkout can be made for the held seat.
+    const unlinked = await bench().t.delete(`/events/${event.id}/payments`, { token: bench().owner.token });
+    assert.equal(unlinked.status, 200);
+    const url = `/checkout/${registration.intent_id}/retry`;
+    const page = await bench().t.app.inject({
+      method: 'POST',
+      url,
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(page.statusCode, 409);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.ok(page.body.includes('No new payment link yet'));
+    assert.ok(page.body.includes(`<a href="/checkout/${registration.intent_id}">Back to your payment</a>`));
+    const api = await bench().t.post(url, {});
+    assert.equal(api.status, 409);
+    assert.equal((api.body as { error: { reason: string } }).error.reason, 'payments_not_linked');
   });
 });
