@@ -26,6 +26,8 @@ const en = {
   retryFailed:
     'A new payment link could not be made just now, and nothing was charged. Try again in a moment.',
   back: 'Back to your payment',
+  newer: 'A newer payment was started for this seat.',
+  newerLink: 'See that payment',
   refunded: 'Refunded',
   refundedText: 'This payment was refunded.',
   soldOutText:
@@ -63,6 +65,8 @@ const ptBR: CheckoutMessages = {
   retryFailed:
     'Não foi possível criar um novo link de pagamento agora, e nada foi cobrado. Tente de novo em instantes.',
   back: 'Voltar ao seu pagamento',
+  newer: 'Um pagamento mais recente foi iniciado para esta vaga.',
+  newerLink: 'Ver esse pagamento',
   refunded: 'Reembolsado',
   refundedText: 'Este pagamento foi reembolsado.',
   soldOutText:
@@ -96,6 +100,8 @@ const es: CheckoutMessages = {
   retryFailed:
     'No se pudo crear un nuevo enlace de pago ahora, y no se cobró nada. Inténtelo de nuevo en un momento.',
   back: 'Volver a su pago',
+  newer: 'Se inició un pago más reciente para esta plaza.',
+  newerLink: 'Ver ese pago',
   refunded: 'Reembolsado',
   refundedText: 'Este pago fue reembolsado.',
   soldOutText:

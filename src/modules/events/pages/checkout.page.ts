@@ -23,7 +23,7 @@ import { formatMoment, formatSpan, MESSAGES } from '../page-messages.ts';
 import { findRegistration } from '../registrations/index.ts';
 import { findTicketType } from '../tickets/index.ts';
 import { venue } from './badge.page.ts';
-import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
+import { CHECKOUT_MESSAGES, type CheckoutMessages } from './checkout.messages.ts';
 
 export const CHECKOUT_SCRIPT = scriptAsset(
   '/assets/checkout.js',
@@ -78,7 +78,10 @@ export async function checkoutView({ db, payments, badgeCodes }: Deps, intentId:
     location_name: names?.location_name ?? null,
     location_description: names?.location_description ?? null,
     checkout_url: checkoutUrl,
-    can_retry: status === 'failed' && held,
+    can_retry: status === 'failed' && held && registration.intent_id === intentId,
+    // A fresh checkout moved the registration to another intent: this one is history.
+    current_intent_id:
+      registration.intent_id !== null && registration.intent_id !== intentId ? registration.intent_id : null,
     hold_expires_at: held ? (registration.hold_expires_at?.toISOString() ?? null) : null,
     status_reason: status === 'refunded' ? registration.status_reason : null,
     badge_url: paid && emission !== undefined ? badgeCodes.urlOf(emission.id) : null,
@@ -92,6 +95,18 @@ export function formatMoney(amountCents: number, currency: string, language: Lan
   const format = new Intl.NumberFormat(language, { style: 'currency', currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(amountCents / 10 ** digits);
+}
+
+/** What a failed payment's page offers: its successor, a fresh checkout, or registering again. */
+function failedNext(view: CheckoutView, held: string | undefined, t: CheckoutMessages): Html {
+  if (view.current_intent_id !== null) {
+    return html`<p>${t.newer} <a href="/checkout/${view.current_intent_id}">${t.newerLink}</a></p>`;
+  }
+  if (view.can_retry && held !== undefined) {
+    return html`<p>${t.retryText(held)}</p>
+<form method="post" action="/checkout/${view.intent_id}/retry" class="actions"><button type="submit" class="primary">${t.retry}</button></form>`;
+  }
+  return html`<p>${t.expiredText}</p>`;
 }
 
 export function checkoutPage(
@@ -114,12 +129,7 @@ ${view.checkout_url === null ? '' : html`<p>${t.payText} <a href="${view.checkou
     paid: html`<p class="status status-ok">${t.paid}</p><p>${t.paidText}</p>
 ${view.badge_url === null ? '' : html`<p><a href="${view.badge_url}">${t.badge}</a></p>`}`,
     failed: html`<p class="status status-bad">${t.failed}</p><p>${t.failedText}</p>
-${
-  view.can_retry && held !== undefined
-    ? html`<p>${t.retryText(held)}</p>
-<form method="post" action="/checkout/${view.intent_id}/retry" class="actions"><button type="submit" class="primary">${t.retry}</button></form>`
-    : html`<p>${t.expiredText}</p>`
-}`,
+${failedNext(view, held, t)}`,
     refunded: html`<p class="status status-bad">${t.refunded}</p>
 <p>${view.status_reason === 'sold_out_after_expiry' ? t.soldOutText : t.refundedText}</p>`,
   }[view.status];

@@ -75,6 +75,14 @@ describe('the checkout page in a browser', () => {
     await bench().sim.pay(h.preferenceOf(fresh).id, 'approved');
     await page.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
     await h.registrationWhen(registration.id, 'confirmed');
+    // The first, failed payment's page now leads to the one that replaced it.
+    await page.goto(at(`/checkout/${registration.intent_id}`));
+    await page.getByText('Payment not completed').waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'See that payment' }).getAttribute('href'),
+      `/checkout/${fresh}`,
+    );
+    assert.equal(await page.getByRole('button', { name: 'Try again with a new payment link' }).count(), 0);
     assert.deepEqual(opened.consoleErrors, []);
     assert.deepEqual(opened.problems, []);
   });

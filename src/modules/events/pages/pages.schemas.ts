@@ -68,6 +68,9 @@ export const CheckoutJson = Type.Object({
   can_retry: Type.Boolean({
     description: 'failed with the seat still held: `POST /checkout/{intent_id}/retry` makes a fresh checkout',
   }),
+  current_intent_id: Nullable(
+    Uuid({ description: "the registration's checkout now, when a fresh checkout replaced this one" }),
+  ),
   hold_expires_at: Nullable(
     Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
   ),
@@ -89,6 +92,7 @@ export const CHECKOUT_EXAMPLE = {
   location_description: null,
   checkout_url: null,
   can_retry: false,
+  current_intent_id: null,
   hold_expires_at: null,
   status_reason: null,
   badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',
