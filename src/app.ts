@@ -24,7 +24,7 @@ import { registerMetrics } from './kernel/http/metrics.ts';
 import { MAX_PARAM_LENGTH, registerNotFound } from './kernel/http/not-found.ts';
 import { registerPublicCache } from './kernel/http/public-cache.ts';
 import { requestIdOptions } from './kernel/http/request-id.ts';
-import { registerResponseHeaders } from './kernel/http/security-headers.ts';
+import { registerResponseHeaders, securityHeadersFor } from './kernel/http/security-headers.ts';
 import { registerValidation } from './kernel/http/validation.ts';
 import { wireErrorOptions } from './kernel/http/wire-errors.ts';
 import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limits.ts';
@@ -79,6 +79,7 @@ class PressureError extends AppError {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const exposeDebug = !config.isProduction;
+  const securityHeaders = securityHeadersFor(config.publicBaseUrl);
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT,
@@ -86,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // While closing, onRequest below answers 503 with the envelope instead of Fastify's own body.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ...wireErrorOptions(exposeDebug),
+    ...wireErrorOptions(exposeDebug, securityHeaders),
     ...wireTimeouts(config.headersTimeoutMs),
     ...(deps.compileSchemasOnFirstUse === true
       ? { schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } } }
@@ -117,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandler(app, { exposeDebug });
   registerMetrics(app);
 
-  registerResponseHeaders(app);
+  registerResponseHeaders(app, securityHeaders);
   // After the response headers, so that its 400 carries them like every other answer.
   registerHttpVersionGuard(app);
   if (config.rateLimitPerMinute > 0) {

@@ -171,6 +171,12 @@ export interface TestAppOptions {
    * (the Mercado Pago simulator sending notifications, a browser) reach the app.
    */
   listen?: boolean;
+  /**
+   * With `listen`, the host of PUBLIC_BASE_URL (default 127.0.0.1): a made-up name such as
+   * `convene.test`, mapped to loopback by the browser tests, makes the links the service hands out
+   * (badge QR codes, signing links) look like a LAN address over plain HTTP.
+   */
+  publicHost?: string;
 }
 
 export async function createTestApp(
@@ -187,7 +193,7 @@ export async function createTestApp(
     AUTH_PUBLIC_KEYS: JSON.stringify({ keys: [keys.publicJwk] }),
     LOG_LEVEL: 'silent',
     ...env,
-    ...(port === undefined ? {} : { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
+    ...(port === undefined ? {} : { PUBLIC_BASE_URL: `http://${options.publicHost ?? '127.0.0.1'}:${port}` }),
   });
   const database = await createTestDatabase();
   const verifier = await createVerifier(

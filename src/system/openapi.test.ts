@@ -47,8 +47,8 @@ interface Document {
 const MODULE_OF_TAG = new Map(
   TAG_GROUPS.flatMap((group) => group.tags.map((tag) => [tag.name, group.module] as const)),
 );
-/** Routes the rate limit does not count (docs/reference/running.md: health, readiness, metrics; and the pages' assets). */
-const UNLIMITED = /^(\/health|\/ready|\/metrics|\/assets\/.*)$/;
+/** Routes the rate limit does not count (docs/reference/running.md: health, readiness, metrics; and the pages' assets, `/favicon.ico` among them). */
+const UNLIMITED = /^(\/health|\/ready|\/metrics|\/assets\/.*|\/favicon\.ico)$/;
 
 describe('the OpenAPI document for generators', () => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import { AppError } from '../kernel/http/errors.ts';
 import { ok } from '../kernel/http/respond.ts';
 import { ErrorEnvelope, envelope } from '../kernel/http/schemas.ts';
 import { serveAsset } from '../kernel/pages/assets.ts';
+import { FAVICON_ASSET, ICON_SVG_ASSET } from '../kernel/pages/icon.ts';
 import { STYLESHEET_ASSET } from '../kernel/pages/stylesheet.ts';
 import { VERSION } from '../version.ts';
 import type { OpenApiDocuments } from './docs.ts';
@@ -128,5 +129,20 @@ export const systemRoutes: FastifyPluginAsync<{
     description:
       'The one stylesheet of the people-facing pages (docs/reference/pages.md), served here so that their Content ' +
       'Security Policy can forbid inline styles.',
+  });
+
+  serveAsset(app, ICON_SVG_ASSET, {
+    tags: ['System'],
+    operationId: 'getPagesIcon',
+    summary: "The pages' icon (SVG)",
+    description: 'The icon every people-facing page links (docs/reference/pages.md), as SVG.',
+  });
+
+  serveAsset(app, FAVICON_ASSET, {
+    tags: ['System'],
+    operationId: 'getFavicon',
+    summary: 'The icon browsers ask for (`/favicon.ico`)',
+    description:
+      'The same icon as a 32×32 ICO, at the path browsers request by themselves (docs/reference/pages.md).',
   });
 };

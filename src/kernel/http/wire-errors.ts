@@ -14,7 +14,7 @@ import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastif
 import { uuidv7 } from '../db/ids.ts';
 import { errorEnvelope, sendError, toAppError } from './error-handler.ts';
 import { AppError, validationError } from './errors.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import type { SecurityHeaders } from './security-headers.ts';
 
 /** How long a refused connection keeps reading (and discarding) before it is dropped. */
 const LINGER_MS = 2_000;
@@ -27,7 +27,11 @@ const PARSER_REFUSALS: Record<string, [number, string]> = {
 /** Sockets already answered: the parser reports every later chunk of a refused stream again. */
 const answered = new WeakSet<Socket>();
 
-export function wireErrorOptions(exposeDebug: boolean): Partial<FastifyServerOptions> {
+/** `headers`: the security headers every answer carries (`securityHeadersFor`). */
+export function wireErrorOptions(
+  exposeDebug: boolean,
+  headers: SecurityHeaders,
+): Partial<FastifyServerOptions> {
   return {
     clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
@@ -45,7 +49,7 @@ export function wireErrorOptions(exposeDebug: boolean): Partial<FastifyServerOpt
       );
       const head = [
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-        ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
         `x-request-id: ${requestId}`,
         'content-type: application/json; charset=utf-8',
         `content-length: ${Buffer.byteLength(body)}`,
@@ -57,7 +61,7 @@ export function wireErrorOptions(exposeDebug: boolean): Partial<FastifyServerOpt
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
     },
     frameworkErrors(error: FastifyError, request, reply) {
-      reply.headers(SECURITY_HEADERS);
+      reply.headers(headers);
       reply.header('x-request-id', request.id);
       const refusal =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'

@@ -1,12 +1,13 @@
 /**
  * The frame of every page (docs/reference/pages.md): one HTML document with the page's language, a title, the
- * stylesheet served by the service itself, and a `main` landmark. Pages carry a strict Content
+ * icon and stylesheet served by the service itself, and a `main` landmark. Pages carry a strict Content
  * Security Policy of their own: everything from this origin only (`'self'` works over plain HTTP
  * on any address: no `upgrade-insecure-requests`), no inline script or style, no framing.
  */
 import type { FastifyReply } from 'fastify';
 import type { Asset } from './assets.ts';
 import { type Html, html } from './html.ts';
+import { FAVICON_ASSET, ICON_SVG_ASSET } from './icon.ts';
 import type { Language } from './language.ts';
 import { STYLESHEET_ASSET } from './stylesheet.ts';
 
@@ -37,6 +38,8 @@ export function page({ language, title, body, scripts = [] }: PageOptions): Html
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Convene</title>
+<link rel="icon" href="${FAVICON_ASSET.path}" sizes="32x32">
+<link rel="icon" href="${ICON_SVG_ASSET.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLESHEET_ASSET.url}">
 ${scripts.map(
   (script) => html`<script src="${script.url}" defer></script>

@@ -1,7 +1,8 @@
 /**
  * The pages' one stylesheet, served by the service (`GET /assets/convene.css`) so that the pages'
  * CSP can forbid inline styles. Mobile first; colours meet WCAG AA contrast on their backgrounds
- * (text #1f2937 on white 14.7:1, muted #4b5563 7.6:1, the status colours ≥ 4.5:1 with their text);
+ * (text #1f2937 on white 14.7:1, muted #4b5563 7.6:1, the status colours ≥ 4.5:1 with their text; a
+ * badge already checked in is indigo, #312e81 on #e0e7ff, not the green of a first check-in);
  * a visible focus ring for keyboard users; controls at least 44 px high for fingers.
  */
 import { asset } from './assets.ts';
@@ -22,6 +23,8 @@ a:focus-visible,button:focus-visible,input:focus-visible,textarea:focus-visible{
 .status-ok{background:#dcfce7;color:#14532d}
 .status-bad{background:#fee2e2;color:#7f1d1d}
 .status-wait{background:#fef3c7;color:#78350f}
+.status-already{background:#e0e7ff;color:#312e81}
+.qr{display:block;width:100%;max-width:16rem;height:auto;margin:1rem auto;border-radius:.5rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1rem 0}
 dt{color:#4b5563}
 dd{margin:0;overflow-wrap:anywhere}

@@ -91,7 +91,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(participantRoutes, deps);
   await app.register(certificateRoutes, { ...deps, documents });
   await app.register(credentialRoutes, { ...deps, issuer });
-  await app.register(pageRoutes, { ...deps, badgeCodes });
+  await app.register(pageRoutes, { ...registrations, badgeCodes });
   // Runs are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
   deps.jobs.registerJobKind(
     ISSUE_JOB,

@@ -126,17 +126,29 @@ export async function findEmissionOfRegistration(
   return rows[0];
 }
 
-/** The names the print variables need, and the edition's dates (the badge page). */
+/** The names the print variables need, and the edition's dates and venue (the badge and checkout pages). */
 export async function findEditionNames(
   db: Executor,
   editionId: string,
-): Promise<{ edition_name: string; event_name: string; starts_at: Date; ends_at: Date } | undefined> {
+): Promise<
+  | {
+      edition_name: string;
+      event_name: string;
+      starts_at: Date;
+      ends_at: Date;
+      location_name: string | null;
+      location_description: string | null;
+    }
+  | undefined
+> {
   const rows = await db
     .select({
       edition_name: editions.name,
       event_name: events.name,
       starts_at: editions.starts_at,
       ends_at: editions.ends_at,
+      location_name: editions.location_name,
+      location_description: editions.location_description,
     })
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))

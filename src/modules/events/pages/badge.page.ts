@@ -2,7 +2,9 @@
  * `GET /b/{code}` (docs/reference/pages.md): what anyone scanning a badge sees. The holder's name (their
  * token's name claim; without one, their e-mail masked as every public artefact shows it, see
  * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket,
- * and whether the badge is valid: active and its edition not yet ended. Below it, staff check the holder in
+ * and venue, and whether the badge is valid: active and its edition not yet ended. A valid badge shows its QR
+ * code (what a scanner at the door reads: `PUBLIC_BASE_URL/b/<code>`, as inline SVG) for the holder to show
+ * from their phone. Below it, staff check the holder in
  * (the page's script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
  * `sessionStorage`). An unknown or forged code is a 404 page. A client that does not ask for HTML gets the
  * same as JSON (`badgeView`), and the 404 envelope.
@@ -12,6 +14,7 @@ import { scriptAsset } from '../../../kernel/pages/assets.ts';
 import { dataMessages, type Html, html } from '../../../kernel/pages/html.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { messagePage, page } from '../../../kernel/pages/layout.ts';
+import { qrSvg } from '../../../kernel/pages/qr-svg.ts';
 import type { BadgeCodes } from '../badges/index.ts';
 import { findEditionNames, findEmission } from '../badges/index.ts';
 import { publicHolderName } from '../holder-name.ts';
@@ -35,6 +38,9 @@ export async function badgeView(db: Database, codes: BadgeCodes, code: string, n
     edition_name: names.edition_name,
     starts_at: names.starts_at.toISOString(),
     ends_at: names.ends_at.toISOString(),
+    location_name: names.location_name,
+    location_description: names.location_description,
+    badge_url: codes.urlOf(view.id),
     status: view.status,
     status_reason: view.status_reason,
     edition_ended: ended,
@@ -64,6 +70,16 @@ function staffCheckIn(badge: BadgeView, code: string, t: Messages): Html {
 </details>`;
 }
 
+/** The edition's venue, when it has one: its name, then what it says of it. */
+export function venue(
+  place: { location_name: string | null; location_description: string | null },
+  t: Pick<Messages, 'venue'>,
+): Html | '' {
+  if (place.location_name === null && place.location_description === null) return '';
+  const lines = [place.location_name, place.location_description].filter((line) => line !== null);
+  return html`<dt>${t.venue}</dt><dd>${lines.map((line, index) => html`${index > 0 ? html`<br>` : ''}${line}`)}</dd>`;
+}
+
 export function badgePage(
   badge: BadgeView | undefined,
   language: Language,
@@ -91,8 +107,10 @@ ${reason === undefined ? '' : html`<p>${reason}</p>`}
 <dt>${t.event}</dt><dd>${badge.event_name}</dd>
 <dt>${t.edition}</dt><dd>${badge.edition_name}</dd>
 <dt>${t.dates}</dt><dd>${span}</dd>
+${venue(badge, t)}
 <dt>${t.ticket}</dt><dd>${ticket}</dd>
 </dl>
+${badge.valid ? html`${qrSvg(badge.badge_url, t.qrLabel)}<p class="hint">${t.qrHint}</p>` : ''}
 </div>
 ${staffCheckIn(badge, code, t)}`,
       scripts: [BADGE_SCRIPT],

@@ -15,7 +15,19 @@ const en = {
   failed: 'Payment not completed',
   failedText: 'The payment was not approved or was cancelled, and nothing was charged.',
   retryText: (until: string) =>
-    `Your seat stays held until ${until}: register again to get a new payment link.`,
+    `Your seat stays held until ${until}. You can try again with a new payment link for the same seat.`,
+  retry: 'Try again with a new payment link',
+  expiredText: 'Your seat is no longer held: to attend, register again from the event’s page.',
+  pay: 'Pay with Mercado Pago',
+  payText: 'Not paid yet?',
+  reference: 'Payment reference',
+  referenceHint: 'Quote the payment reference if you contact the organizers about this payment.',
+  retryFailedTitle: 'No new payment link yet',
+  retryFailed:
+    'A new payment link could not be made just now, and nothing was charged. Try again in a moment.',
+  back: 'Back to your payment',
+  newer: 'A newer payment was started for this seat.',
+  newerLink: 'See that payment',
   refunded: 'Refunded',
   refundedText: 'This payment was refunded.',
   soldOutText:
@@ -41,7 +53,20 @@ const ptBR: CheckoutMessages = {
   failed: 'Pagamento não concluído',
   failedText: 'O pagamento não foi aprovado ou foi cancelado, e nada foi cobrado.',
   retryText: (until) =>
-    `Sua vaga continua reservada até ${until}: inscreva-se de novo para receber um novo link de pagamento.`,
+    `Sua vaga continua reservada até ${until}. Você pode tentar de novo com um novo link de pagamento para a mesma vaga.`,
+  retry: 'Tentar de novo com um novo link de pagamento',
+  expiredText:
+    'Sua vaga não está mais reservada: para participar, inscreva-se de novo pela página do evento.',
+  pay: 'Pagar com Mercado Pago',
+  payText: 'Ainda não pagou?',
+  reference: 'Referência do pagamento',
+  referenceHint: 'Informe a referência do pagamento se entrar em contato com a organização sobre ele.',
+  retryFailedTitle: 'Ainda sem novo link de pagamento',
+  retryFailed:
+    'Não foi possível criar um novo link de pagamento agora, e nada foi cobrado. Tente de novo em instantes.',
+  back: 'Voltar ao seu pagamento',
+  newer: 'Um pagamento mais recente foi iniciado para esta vaga.',
+  newerLink: 'Ver esse pagamento',
   refunded: 'Reembolsado',
   refundedText: 'Este pagamento foi reembolsado.',
   soldOutText:
@@ -64,7 +89,19 @@ const es: CheckoutMessages = {
   failed: 'Pago no completado',
   failedText: 'El pago no fue aprobado o fue cancelado, y no se cobró nada.',
   retryText: (until) =>
-    `Su plaza sigue reservada hasta ${until}: inscríbase de nuevo para obtener un nuevo enlace de pago.`,
+    `Su plaza sigue reservada hasta ${until}. Puede intentarlo de nuevo con un nuevo enlace de pago para la misma plaza.`,
+  retry: 'Intentar de nuevo con un nuevo enlace de pago',
+  expiredText: 'Su plaza ya no está reservada: para asistir, inscríbase de nuevo desde la página del evento.',
+  pay: 'Pagar con Mercado Pago',
+  payText: '¿Aún no ha pagado?',
+  reference: 'Referencia del pago',
+  referenceHint: 'Indique la referencia del pago si contacta con la organización sobre este pago.',
+  retryFailedTitle: 'Aún no hay un nuevo enlace de pago',
+  retryFailed:
+    'No se pudo crear un nuevo enlace de pago ahora, y no se cobró nada. Inténtelo de nuevo en un momento.',
+  back: 'Volver a su pago',
+  newer: 'Se inició un pago más reciente para esta plaza.',
+  newerLink: 'Ver ese pago',
   refunded: 'Reembolsado',
   refundedText: 'Este pago fue reembolsado.',
   soldOutText:

@@ -5,6 +5,10 @@
  * succeeded and the registration is confirmed (with a link to the badge), `pending` while the
  * provider has not decided, `failed` for a refused or cancelled payment, `refunded`. While pending,
  * the page's script (`scripts/checkout.js`) asks again, backing off, and reloads when it changes.
+ * A failed payment whose seat is still held offers a fresh checkout for the same registration (a
+ * form posting to `POST /checkout/{intent_id}/retry`, `retryCheckout`), which leads to the new
+ * intent's page and its link to pay. Every state shows the edition's dates and venue and the
+ * payment reference (the intent id, also Mercado Pago's `external_reference`).
  * Only intents made by a ticket checkout have this page; any other id is a 404 page.
  */
 import type { Database } from '../../../kernel/db/client.ts';
@@ -15,10 +19,11 @@ import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { PaymentsPort } from '../../../kernel/payments-port.ts';
 import type { BadgeCodes } from '../badges/index.ts';
 import { findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
-import { formatMoment, MESSAGES } from '../page-messages.ts';
+import { formatMoment, formatSpan, MESSAGES } from '../page-messages.ts';
 import { findRegistration } from '../registrations/index.ts';
 import { findTicketType } from '../tickets/index.ts';
-import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
+import { venue } from './badge.page.ts';
+import { CHECKOUT_MESSAGES, type CheckoutMessages } from './checkout.messages.ts';
 
 export const CHECKOUT_SCRIPT = scriptAsset(
   '/assets/checkout.js',
@@ -54,6 +59,12 @@ export async function checkoutView({ db, payments, badgeCodes }: Deps, intentId:
     registration.status === 'pending_payment' &&
     registration.hold_expires_at !== null &&
     registration.hold_expires_at.getTime() > now.getTime();
+  // Where to pay, while this intent is the registration's checkout and nothing was paid on it yet
+  // (the page a fresh checkout sends the payer to, `retryCheckout`).
+  const checkoutUrl =
+    held && intent.status === 'pending' && registration.intent_id === intentId
+      ? registration.checkout_url
+      : null;
   return {
     intent_id: intentId,
     status,
@@ -62,6 +73,15 @@ export async function checkoutView({ db, payments, badgeCodes }: Deps, intentId:
     ticket_name: ticketType?.name ?? '',
     event_name: names?.event_name ?? '',
     edition_name: names?.edition_name ?? '',
+    starts_at: names?.starts_at.toISOString() ?? null,
+    ends_at: names?.ends_at.toISOString() ?? null,
+    location_name: names?.location_name ?? null,
+    location_description: names?.location_description ?? null,
+    checkout_url: checkoutUrl,
+    can_retry: status === 'failed' && held && registration.intent_id === intentId,
+    // A fresh checkout moved the registration to another intent: this one is history.
+    current_intent_id:
+      registration.intent_id !== null && registration.intent_id !== intentId ? registration.intent_id : null,
     hold_expires_at: held ? (registration.hold_expires_at?.toISOString() ?? null) : null,
     status_reason: status === 'refunded' ? registration.status_reason : null,
     badge_url: paid && emission !== undefined ? badgeCodes.urlOf(emission.id) : null,
@@ -75,6 +95,18 @@ export function formatMoney(amountCents: number, currency: string, language: Lan
   const format = new Intl.NumberFormat(language, { style: 'currency', currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(amountCents / 10 ** digits);
+}
+
+/** What a failed payment's page offers: its successor, a fresh checkout, or registering again. */
+function failedNext(view: CheckoutView, held: string | undefined, t: CheckoutMessages): Html {
+  if (view.current_intent_id !== null) {
+    return html`<p>${t.newer} <a href="/checkout/${view.current_intent_id}">${t.newerLink}</a></p>`;
+  }
+  if (view.can_retry && held !== undefined) {
+    return html`<p>${t.retryText(held)}</p>
+<form method="post" action="/checkout/${view.intent_id}/retry" class="actions"><button type="submit" class="primary">${t.retry}</button></form>`;
+  }
+  return html`<p>${t.expiredText}</p>`;
 }
 
 export function checkoutPage(
@@ -91,12 +123,13 @@ export function checkoutPage(
   const verdict = {
     pending: html`<p class="status status-wait">${t.pending}</p><p>${t.pendingText}</p>
 ${held === undefined ? '' : html`<p>${t.heldUntil} ${held}.</p>`}
+${view.checkout_url === null ? '' : html`<p>${t.payText} <a href="${view.checkout_url}">${t.pay}</a></p>`}
 <p id="checkout-live" class="visually-hidden" role="status"></p>
 <noscript><p>${t.noscript}</p></noscript>`,
     paid: html`<p class="status status-ok">${t.paid}</p><p>${t.paidText}</p>
 ${view.badge_url === null ? '' : html`<p><a href="${view.badge_url}">${t.badge}</a></p>`}`,
     failed: html`<p class="status status-bad">${t.failed}</p><p>${t.failedText}</p>
-${held === undefined ? '' : html`<p>${t.retryText(held)}</p>`}`,
+${failedNext(view, held, t)}`,
     refunded: html`<p class="status status-bad">${t.refunded}</p>
 <p>${view.status_reason === 'sold_out_after_expiry' ? t.soldOutText : t.refundedText}</p>`,
   }[view.status];
@@ -112,8 +145,16 @@ ${verdict}
 <dl>
 <dt>${common.event}</dt><dd>${view.event_name}</dd>
 <dt>${common.edition}</dt><dd>${view.edition_name}</dd>
+${
+  view.starts_at === null || view.ends_at === null
+    ? ''
+    : html`<dt>${common.dates}</dt><dd>${formatSpan(new Date(view.starts_at), new Date(view.ends_at), language)}</dd>`
+}
+${venue(view, common)}
 <dt>${t.amount}</dt><dd>${formatMoney(view.amount_cents, view.currency, language)}</dd>
+<dt>${t.reference}</dt><dd><code>${view.intent_id}</code></dd>
 </dl>
+<p class="hint">${t.referenceHint}</p>
 </div>`,
       scripts: view.status === 'pending' ? [CHECKOUT_SCRIPT] : [],
     }),

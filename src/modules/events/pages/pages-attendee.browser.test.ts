@@ -7,9 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { expectOk } from '../../../../test/assertions.ts';
 import { screenshot } from '../../../../test/browser.ts';
 import { usePagesInBrowser } from './pages.browser.fixtures.ts';
+
+/** The check-in answer's class and background colour, as staff see it. */
+const resultLook = async (page: Page) =>
+  page.evaluate(
+    "[document.getElementById('staff-result').className, getComputedStyle(document.getElementById('staff-result')).backgroundColor]",
+  ) as Promise<[string, string]>;
 
 describe("an attendee's pages in a browser", () => {
   const { bench, f, open, expectAccessible, attendedEdition, certificateOf } = usePagesInBrowser();
@@ -39,11 +46,21 @@ describe("an attendee's pages in a browser", () => {
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate('document.activeElement?.id'), 'check-in');
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Checked in.' }).waitFor();
+    const first = page.getByRole('status').filter({ hasText: 'Checked in.' });
+    await first.waitFor();
+    const firstLook = await resultLook(page);
+    assert.equal(firstLook[0], 'status status-ok');
     await expectAccessible(page);
     await screenshot(page, 'badge-staff');
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Already checked in at' }).waitFor();
+    const again = page.getByRole('status').filter({ hasText: 'Already checked in at' });
+    await again.waitFor();
+    // Not the green of a first check-in, and its time says its zone.
+    const againLook = await resultLook(page);
+    assert.equal(againLook[0], 'status status-already');
+    assert.notEqual(againLook[1], firstLook[1], 'another colour than a first check-in');
+    assert.match(await again.innerText(), / UTC\.$/);
+    await expectAccessible(page);
     // Kept for the tab: a reload still shows the button, not the token field.
     await page.reload();
     await page.locator('summary').click();
@@ -128,6 +145,7 @@ describe("an attendee's pages in a browser", () => {
     await expectAccessible(page);
     await screenshot(page, 'verify-revoked');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 
   it("a person's badges as a page", async (context) => {
@@ -142,5 +160,6 @@ describe("an attendee's pages in a browser", () => {
     await expectAccessible(page);
     await screenshot(page, 'user-badges');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 });

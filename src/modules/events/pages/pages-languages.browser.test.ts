@@ -62,6 +62,7 @@ describe('the pages in every language in a browser', () => {
           await screenshot(opened.page, `${name}-${locale}`);
         }
         assert.deepEqual(opened.problems, [], `${name} in ${locale}`);
+        assert.deepEqual(opened.consoleErrors, [], `${name} in ${locale}`);
       }
     }
   });

@@ -11,6 +11,7 @@ import { loadImage } from '@napi-rs/canvas';
 import { eq, sql } from 'drizzle-orm';
 import { expectOk } from '../../../../test/assertions.ts';
 import { screenshot } from '../../../../test/browser.ts';
+import { signToken } from '../../../../test/harness.ts';
 import { readPdf } from '../../../../test/pdf.ts';
 import type { Signature } from '../signatures/signatures.schemas.ts';
 import { signatureRequests } from '../signatures/signatures.table.ts';
@@ -30,6 +31,9 @@ describe('the signing page in a browser', () => {
 
   it('a signatory draws a signature with the mouse and signs; it is on the certificate PDF', async (context) => {
     const { edition, ana } = await attendedEdition();
+    // The requester's token once carried their name: the page names them, not their e-mail.
+    const named = await signToken(bench().owner, { claims: { name: 'Olga Pereira' } });
+    expectOk(await bench().t.get('/events/mine', { token: named }));
     const request = await signatureRequest(edition.id);
     assert.match(request.fulfill_url, /\/sign\?token=/);
     const opened = await open(context, request.fulfill_url);
@@ -39,6 +43,11 @@ describe('the signing page in a browser', () => {
     await page.getByRole('heading', { level: 1, name: edition.name }).waitFor();
     const text = await page.locator('main').innerText();
     assert.ok(text.includes('Marta Ferreira, Programme chair'), text);
+    assert.ok(text.includes('Olga Pereira, for '), text);
+    assert.ok(!text.includes(bench().owner.email), 'the requester by name, not e-mail');
+    // The upload's limit in words a signatory knows.
+    assert.ok(text.includes('a small PNG image (at most 256 KB)'), text);
+    assert.ok(!text.includes('KiB'), text);
     assert.ok(
       text.includes(`for ${edition.name.split(' ')[0]}`) || text.includes('asks for your signature'),
       text,
@@ -52,6 +61,14 @@ describe('the signing page in a browser', () => {
       .getByRole('alert')
       .filter({ hasText: 'Draw your signature or choose a PNG image first.' })
       .waitFor();
+    // A PNG over the limit: choosing it says so, and so does pressing Sign afterwards.
+    await page
+      .getByLabel('Or upload a small PNG image')
+      .setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.alloc(300 * 1024) });
+    const tooLarge = 'This image is too large: it must be at most 256 KB. Choose a smaller PNG image.';
+    await page.getByRole('alert').filter({ hasText: tooLarge }).waitFor();
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    assert.equal(await page.locator('#sign-error').innerText(), tooLarge, 'not "draw your signature first"');
     await drawSignature(page);
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByRole('button', { name: 'Sign', exact: true }).click();
@@ -63,6 +80,7 @@ describe('the signing page in a browser', () => {
 
     await page.getByRole('heading', { level: 2, name: 'Signed' }).waitFor();
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
     assert.equal((await requestStatus(request.id))?.status, 'completed');
 
     // The stored signature is the drawing: a PNG data URL with ink on it.
@@ -120,6 +138,7 @@ describe('the signing page in a browser', () => {
     await expectAccessible(page);
     await screenshot(page, 'sign-declined');
     assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.consoleErrors, []);
   });
 
   it('used, cancelled, expired and unknown links each get their own page', async (context) => {
@@ -156,6 +175,7 @@ describe('the signing page in a browser', () => {
       await expectAccessible(opened.page);
       if (expected.shot !== undefined) await screenshot(opened.page, expected.shot);
       assert.deepEqual(opened.problems, []);
+      assert.deepEqual(opened.consoleErrors, []);
     }
   });
 });

@@ -20,23 +20,33 @@ import type { Registration } from '../registrations/registrations.schemas.ts';
 import type { CreatedSignatureRequest } from '../signatures/signatures.schemas.ts';
 import { signatureRequests } from '../signatures/signatures.table.ts';
 
-const HOST = 'convene.test';
+export const HOST = 'convene.test';
 /** A signing token of the right shape that no request has. */
 export const UNKNOWN_TOKEN = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export interface Opened {
   page: Page;
   status: number;
+  /** The page's response headers (lower-case names). */
+  headers: Record<string, string>;
   /** Requests that failed or answered ≥ 400, and anything the CSP refused. */
   problems: string[];
+  /**
+   * Every console message of type error (a header the browser ignores, a refused resource, a
+   * failed load), except the one Chromium logs for a page opened on purpose with a 4xx status
+   * (`Failed to load resource` for the document itself): no page may log any other.
+   */
+  consoleErrors: string[];
 }
 
 /**
  * Call inside a `describe`: starts the bench in `before`, closes it and the browser in `after`, and
- * gives the helpers below.
+ * gives the helpers below. With `publicHost: HOST`, PUBLIC_BASE_URL itself is `http://convene.test:<port>`
+ * (the links the service hands out point there); Mercado Pago's simulator cannot notify that
+ * address, so such a bench shows pages but does not take payments.
  */
-export function usePagesInBrowser() {
-  const bench = useCheckoutBench();
+export function usePagesInBrowser(options: { publicHost?: string } = {}) {
+  const bench = useCheckoutBench({}, {}, options);
   const f = certificateFixtures(bench);
   const h = checkoutHelpers(bench);
   const browsers = sharedBrowser({ [HOST]: '127.0.0.1' });
@@ -58,14 +68,26 @@ export function usePagesInBrowser() {
     context.after(() => browserContext.close());
     const page = await browserContext.newPage();
     const problems: string[] = [];
+    const consoleErrors: string[] = [];
+    const address = at(link);
     page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
     page.on('console', (message) => {
       if (/Refused to|Content Security Policy/.test(message.text()))
         problems.push(`console: ${message.text()}`);
+      if (message.type() !== 'error') return;
+      const isOwnStatus =
+        message.location().url === address && /^Failed to load resource: .* 4\d\d/.test(message.text());
+      if (!isOwnStatus) consoleErrors.push(`${message.location().url}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
-    const response = await page.goto(at(link));
-    return { page, status: response?.status() ?? 0, problems };
+    const response = await page.goto(address);
+    return {
+      page,
+      status: response?.status() ?? 0,
+      headers: response?.headers() ?? {},
+      problems,
+      consoleErrors,
+    };
   }
 
   async function expectAccessible(page: Page) {

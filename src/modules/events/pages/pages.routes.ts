@@ -5,16 +5,19 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { notFound } from '../../../kernel/http/errors.ts';
+import { AppError, notFound } from '../../../kernel/http/errors.ts';
 import { ok } from '../../../kernel/http/respond.ts';
-import { envelope, errorResponses, idParams } from '../../../kernel/http/schemas.ts';
+import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import { serveAsset } from '../../../kernel/pages/assets.ts';
+import { html } from '../../../kernel/pages/html.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
-import { sendHtml } from '../../../kernel/pages/layout.ts';
+import { messagePage, sendHtml } from '../../../kernel/pages/layout.ts';
 import type { BadgeCodes } from '../badges/index.ts';
 import type { EventsDeps } from '../deps.ts';
+import { type ParticipantBadges, retryCheckout } from '../registrations/index.ts';
 import { lookUpRequestView } from '../signatures/index.ts';
 import { BADGE_SCRIPT, badgePage, badgeView } from './badge.page.ts';
+import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
 import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
 import {
   BADGE_EXAMPLE,
@@ -28,9 +31,13 @@ import { SIGN_SCRIPT, signPage } from './sign.page.ts';
 
 const tags = ['Pages'];
 
-/** What the pages' routes are given (index.ts): the codes that badges' QR codes carry. */
+/**
+ * What the pages' routes are given (index.ts): the codes that badges' QR codes carry, and what a
+ * fresh checkout needs (the transitions' badge effect).
+ */
 export interface PagesContext extends EventsDeps {
   badgeCodes: BadgeCodes;
+  participantBadges: ParticipantBadges;
 }
 
 export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, deps) => {
@@ -136,6 +143,75 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
       const language = pickLanguage(request.headers['accept-language']);
       const { status, document } = checkoutPage(view, language);
       return sendHtml(reply, status, language, document);
+    },
+  );
+
+  // The retry form posts `application/x-www-form-urlencoded` with no field: accepted (and ignored) on
+  // these routes only (this plugin's encapsulated context), the API stays JSON.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, _body, done) => done(null, {}),
+  );
+
+  app.post(
+    '/checkout/:intent_id/retry',
+    {
+      schema: {
+        tags,
+        operationId: 'retryCheckoutFromPage',
+        summary: 'Fresh checkout from the checkout page (form)',
+        description:
+          "Public, authenticated by the page's address: the form of a failed checkout's page. While the " +
+          'registration still holds its seat unpaid, it gets a fresh checkout, what its payer registering again ' +
+          'gets (`POST /editions/{edition_id}/registrations`): a new intent and Mercado Pago preference for the ' +
+          'same seat and price (the current one when it can still be paid). Nothing is charged and no second ' +
+          "seat is held. Answers 303 to the new intent's page, which links to Mercado Pago; when there is " +
+          "nothing to pay any more (paid, seat released, unknown id), 303 back to this intent's page, which " +
+          'says so. The form sends no field; a body is ignored. A browser (`Accept` ranking `text/html` first) ' +
+          'gets a refusal or a provider failure as a page with the same status that says so and links back; ' +
+          'other clients get the envelope documented here.',
+        params: idParams('intent_id'),
+        response: {
+          303: Type.Null({ description: 'to `/checkout/{intent_id}` of the fresh (or the same) intent' }),
+          ...errorResponses(
+            400,
+            withReasons(
+              409,
+              'checkout_in_progress',
+              'payments_not_linked',
+              'seller_revoked',
+              'test_mode_seller',
+              'wallet_gone',
+              'seller_credentials_unreadable',
+            ),
+            502,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const intentId = request.params.intent_id;
+      const intent = await deps.payments.checkoutIntent(db, intentId);
+      let registration: Awaited<ReturnType<typeof retryCheckout>>;
+      try {
+        registration = intent === undefined ? undefined : await retryCheckout(deps, intent.registrationId);
+      } catch (error) {
+        // The form's answer is read by a person: a refusal (seller gone, another checkout under way)
+        // or the provider failing is a page that says so and leads back, not an envelope.
+        if (!(error instanceof AppError) || !prefersHtml(request.headers.accept)) throw error;
+        const language = pickLanguage(request.headers['accept-language']);
+        const t = CHECKOUT_MESSAGES[language];
+        const back = html`<p><a href="/checkout/${intentId}">${t.back}</a></p>`;
+        return sendHtml(
+          reply,
+          error.status,
+          language,
+          messagePage(language, t.retryFailedTitle, t.retryFailed, back),
+        );
+      }
+      const next = registration?.intent_id ?? intentId;
+      return reply.redirect(`/checkout/${encodeURIComponent(next)}`, 303);
     },
   );
 

@@ -14,6 +14,9 @@ export const BadgeJson = Type.Object(
     edition_name: Type.String(),
     starts_at: Type.String({ format: 'date-time' }),
     ends_at: Type.String({ format: 'date-time' }),
+    location_name: Nullable(Type.String({ description: "the edition's venue" })),
+    location_description: Nullable(Type.String()),
+    badge_url: Type.String({ description: 'what the badge QR code holds: `PUBLIC_BASE_URL/b/<code>`' }),
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
     status_reason: Nullable(Type.String()),
     edition_ended: Type.Boolean(),
@@ -31,6 +34,9 @@ export const BADGE_EXAMPLE = {
   edition_name: 'RustConf 2027',
   starts_at: '2027-06-10T09:00:00.000Z',
   ends_at: '2027-06-12T18:00:00.000Z',
+  location_name: 'Centro de Congressos de Lisboa',
+  location_description: null,
+  badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',
   status: 'active',
   status_reason: null,
   edition_ended: false,
@@ -53,6 +59,23 @@ export const CheckoutJson = Type.Object(
     ticket_name: Type.String(),
     event_name: Type.String(),
     edition_name: Type.String(),
+    starts_at: Nullable(Type.String({ format: 'date-time' })),
+    ends_at: Nullable(Type.String({ format: 'date-time' })),
+    location_name: Nullable(Type.String({ description: "the edition's venue" })),
+    location_description: Nullable(Type.String()),
+    checkout_url: Nullable(
+      Type.String({
+        description:
+          "where to pay, while this intent is the registration's checkout and nothing was paid on it",
+      }),
+    ),
+    can_retry: Type.Boolean({
+      description:
+        'failed with the seat still held: `POST /checkout/{intent_id}/retry` makes a fresh checkout',
+    }),
+    current_intent_id: Nullable(
+      Uuid({ description: "the registration's checkout now, when a fresh checkout replaced this one" }),
+    ),
     hold_expires_at: Nullable(
       Type.String({ format: 'date-time', description: 'while the registration still holds its seat unpaid' }),
     ),
@@ -72,6 +95,13 @@ export const CHECKOUT_EXAMPLE = {
   ticket_name: 'Conference pass',
   event_name: 'RustConf',
   edition_name: 'RustConf 2027',
+  starts_at: '2027-06-10T09:00:00.000Z',
+  ends_at: '2027-06-12T18:00:00.000Z',
+  location_name: 'Centro de Congressos de Lisboa',
+  location_description: null,
+  checkout_url: null,
+  can_retry: false,
+  current_intent_id: null,
   hold_expires_at: null,
   status_reason: null,
   badge_url: 'https://convene.example.org/b/AZN6To8rfD2eT1prfI2eDwx3X0c6b3iTqTGTQAIxUJ4',

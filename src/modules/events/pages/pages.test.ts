@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
+import { createTestApp } from '../../../../test/harness.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { maskEmail } from '../holder-name.ts';
@@ -259,5 +260,82 @@ describe('people-facing pages', () => {
     assert.ok(unknown.body.includes('Pagamento não encontrado'));
     expectError(await t.get('/checkout/01937a4e-0000-7000-8000-0000000000ff'), 404, 'NOT_FOUND');
     expectError(await t.get('/checkout/not-an-id'), 400, 'VALIDATION_ERROR');
+  });
+
+  it('sends the HTTPS-only headers only when PUBLIC_BASE_URL is https, and every other security header always', async () => {
+    const httpsOnly = ['cross-origin-opener-policy', 'strict-transport-security', 'origin-agent-cluster'];
+    const always = [
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-resource-policy',
+    ];
+    const overHttp = await open('/b/not-a-code');
+    for (const header of httpsOnly) assert.equal(overHttp.headers[header], undefined, `${header} over HTTP`);
+    for (const header of always) assert.ok(overHttp.headers[header], header);
+    const https = await createTestApp({ PUBLIC_BASE_URL: 'https://convene.example.org' });
+    try {
+      for (const url of ['/b/not-a-code', '/health', '/favicon.ico']) {
+        const answer = await https.app.inject({ method: 'GET', url, headers: { accept: BROWSER } });
+        assert.equal(answer.headers['cross-origin-opener-policy'], 'same-origin', url);
+        assert.equal(answer.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', url);
+        assert.equal(answer.headers['origin-agent-cluster'], '?1', url);
+        for (const header of always) assert.ok(answer.headers[header], `${url}: ${header}`);
+      }
+    } finally {
+      await https.close();
+    }
+  });
+
+  it('serves the icon as /favicon.ico and as SVG, linked by every page', async () => {
+    const page = await open('/b/not-a-code');
+    const links = [...page.body.matchAll(/<link rel="icon" href="([^"]+)"[^>]*>/g)].map((match) => match[1]);
+    assert.equal(links.length, 2, 'an ICO and an SVG icon');
+    assert.equal(links[0], '/favicon.ico');
+    assert.match(links[1] ?? '', /^\/assets\/icon\.svg\?v=[A-Za-z0-9_-]{16}$/);
+    const ico = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    assert.equal(ico.statusCode, 200);
+    assert.equal(ico.headers['content-type'], 'image/x-icon');
+    assert.equal(ico.headers['cache-control'], 'public, max-age=86400');
+    assert.deepEqual([...ico.rawPayload.subarray(0, 6)], [0, 0, 1, 0, 1, 0], 'an ICO with one image');
+    const cached = await t.app.inject({
+      method: 'GET',
+      url: '/favicon.ico',
+      headers: { 'if-none-match': String(ico.headers.etag) },
+    });
+    assert.equal(cached.statusCode, 304);
+    const svg = await t.app.inject({ method: 'GET', url: links[1] ?? '' });
+    assert.equal(svg.statusCode, 200);
+    assert.equal(svg.headers['content-type'], 'image/svg+xml');
+    assert.match(svg.body, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  });
+
+  it("shows a valid badge's QR code as inline SVG and the edition's venue, in the JSON too", async () => {
+    const base = await f.setupAttendance();
+    expectOk(
+      await t.patch(`/events/${base.event.id}/editions/${base.edition.id}`, {
+        token: owner.token,
+        body: { location_name: 'Centro <de> Congressos' },
+      }),
+    );
+    const ana = await f.attendee(base.edition.id, base.general.id, 'Ana');
+    const url = await f.badgeUrlOf(base.edition.id, ana.id);
+    const page = await open(pathOf(url));
+    assert.match(page.body, /<svg class="qr"[^>]* role="img" aria-label="This badge&#39;s QR code"/);
+    assert.match(page.body, /<path d="(M\d+ \d+h\d+v1h-\d+z)+" fill="#000"\/>/);
+    assert.ok(page.body.includes('<dt>Venue</dt><dd>Centro &lt;de&gt; Congressos</dd>'));
+    const json = expectOk(await t.get<{ badge_url: string; location_name: string }>(pathOf(url)));
+    assert.deepEqual([json.badge_url, json.location_name], [url, 'Centro <de> Congressos']);
+  });
+
+  it('answers a retry with nothing to retry with 303 back to the checkout page', async () => {
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: '/checkout/01937a4e-0000-7000-8000-0000000000ff/retry',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(retry.statusCode, 303);
+    assert.equal(retry.headers.location, '/checkout/01937a4e-0000-7000-8000-0000000000ff');
   });
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { expectOk } from '../../../../test/assertions.ts';
-import type { TestUser } from '../../../../test/harness.ts';
+import type { TestAppOptions, TestUser } from '../../../../test/harness.ts';
 import {
   type MercadoPagoSimulator,
   startMercadoPagoSimulator,
@@ -41,6 +41,7 @@ export interface CheckoutBench extends Team {
 export function useCheckoutBench(
   env: Record<string, string> = {},
   simulator: { tokenTtlSeconds?: number; delayMs?: number } = {},
+  appOptions: Omit<TestAppOptions, 'listen'> = {},
 ): () => CheckoutBench {
   let bench: CheckoutBench | undefined;
   // Each part is closed in `after` as soon as it has started, so a set-up failing half-way
@@ -63,7 +64,7 @@ export function useCheckoutBench(
         WEBHOOK_RETRY_SCHEDULE: '0,1',
         ...env,
       },
-      { listen: true },
+      { ...appOptions, listen: true },
     );
     started.push(team.t);
     const { t, owner } = team;

@@ -8,6 +8,7 @@ export type { RegistrantCheckIns } from './refunds.service.ts';
 export { onIntentTransition, registerCheckout } from './registrations.listener.ts';
 export { findConfirmedRegistration, findRegistration } from './registrations.repository.ts';
 export { registrationRefundRoutes, registrationRoutes } from './registrations.routes.ts';
+export { retryCheckout } from './registrations.service.ts';
 export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
 export { registrations } from './registrations.table.ts';
 export type { ParticipantBadges } from './registrations.transitions.ts';

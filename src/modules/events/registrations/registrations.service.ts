@@ -3,7 +3,7 @@
  * inserted and emits the participant badge in one transaction; a cancellation frees the seat and
  * revokes the badge in one transaction (a paid one's, the transaction that records its refund).
  */
-import { findActorByEmail } from '../../../kernel/auth/actors.repository.ts';
+import { findActorByEmail, findActorById } from '../../../kernel/auth/actors.repository.ts';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
@@ -163,6 +163,45 @@ async function registerChecked(
     return inserted;
   });
   return { registration: serialize(registration), created: true };
+}
+
+/**
+ * A fresh checkout for a registration whose last payment failed, asked from its checkout page
+ * (`POST /checkout/{intent_id}/retry`, docs/reference/pages.md): what its payer registering again
+ * would get (`registerChecked`), without a token. The page's address (the intent id) is what the
+ * payer was given, and all this can do is make a new payment link for the same seat, priced as
+ * before, with the payer's e-mail as their last token gave it: nothing is charged, no second seat
+ * is held. While the registration still holds its seat unpaid: its current checkout when that can
+ * still be paid, else a new one (`resumeCheckout`), under the payer's checkout claim like a
+ * registration. Undefined when there is nothing to pay any more (paid, expired, cancelled).
+ */
+export async function retryCheckout(
+  deps: CheckoutDeps,
+  registrationId: string,
+  now = new Date(),
+): Promise<RegistrationRow | undefined> {
+  const { db } = deps;
+  const found = await repo.findRegistration(db, registrationId);
+  if (found === undefined) return undefined;
+  return withCheckoutClaim(db, found.edition_id, found.user_id, async () => {
+    const registration = await repo.findRegistration(db, registrationId);
+    const isHeld =
+      registration?.status === 'pending_payment' &&
+      registration.hold_expires_at !== null &&
+      registration.hold_expires_at.getTime() > now.getTime();
+    if (registration === undefined || !isHeld) return undefined;
+    const [ticketType, payer] = await Promise.all([
+      tickets.findTicketType(db, registration.ticket_type_id),
+      findActorById(db, registration.user_id),
+    ]);
+    if (ticketType === undefined || payer === undefined) return undefined;
+    const identity: Identity = {
+      userId: payer.user_id,
+      email: payer.email,
+      ...(payer.name === null ? {} : { name: payer.name }),
+    };
+    return resumeCheckout(deps, registration, ticketType, identity);
+  });
 }
 
 /**

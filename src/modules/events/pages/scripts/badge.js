@@ -46,17 +46,25 @@
     return `badge-page:${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
   }
 
-  /** Says the outcome, green for a person let in, red for one refused. */
+  const LOOKS = { ok: 'status-ok', already: 'status-already', refused: 'status-bad' };
+
+  /**
+   * Says the outcome: green for a first check-in, indigo for a badge already checked in (let in,
+   * but staff should see at a glance that it was used before), red for one refused.
+   */
   function tell(text, outcome) {
     result.textContent = text;
-    result.className = outcome === undefined ? '' : `status ${outcome ? 'status-ok' : 'status-bad'}`;
+    result.className = outcome === undefined ? '' : `status ${LOOKS[outcome]}`;
   }
 
+  // In UTC, said so, like every time the pages and the API give (editions carry no time zone).
   function when(iso) {
-    return new Date(iso).toLocaleString(document.documentElement.lang, {
+    const text = new Date(iso).toLocaleString(document.documentElement.lang, {
       dateStyle: 'long',
       timeStyle: 'short',
+      timeZone: 'UTC',
     });
+    return `${text} UTC`;
   }
 
   const REFUSALS = {
@@ -116,13 +124,13 @@
       } else if (response.status === 403 || response.status === 404) {
         tell(messages.msgNotStaff);
       } else if (response.ok && answer?.data?.result === 'ok') {
-        tell(messages.msgOk, true);
+        tell(messages.msgOk, 'ok');
       } else if (response.ok && answer?.data?.result === 'already_checked_in') {
-        tell(`${messages.msgAlready} ${when(answer.data.first_checked_in_at)}.`, true);
+        tell(`${messages.msgAlready} ${when(answer.data.first_checked_in_at)}.`, 'already');
       } else {
         const refusal = REFUSALS[answer?.error?.meta?.result];
         if (refusal === undefined) tell(messages.msgFailed);
-        else tell(messages[refusal], false);
+        else tell(messages[refusal], 'refused');
       }
     } catch {
       tell(messages.msgFailed);

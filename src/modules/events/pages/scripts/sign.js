@@ -24,6 +24,9 @@
   const strokes = [];
   let current = null;
   let uploaded = null;
+  // Why the chosen file was refused (too large, not a PNG): pressing Sign says it again, rather
+  // than asking to draw as if no file had been chosen.
+  let refused = null;
 
   form.hidden = false;
   declineForm.hidden = false;
@@ -65,8 +68,8 @@
     current = [pointOf(event)];
     strokes.push(current);
     signError.textContent = '';
-    // Drawing replaces a chosen file: what is seen is what is sent.
-    if (uploaded !== null) forgetUpload();
+    // Drawing replaces a chosen file, taken or refused: what is seen is what is sent.
+    if (uploaded !== null || refused !== null) forgetUpload();
     redraw(context, window.devicePixelRatio || 1);
   });
   pad.addEventListener('pointermove', (event) => {
@@ -87,6 +90,7 @@
   });
   function forgetUpload() {
     uploaded = null;
+    refused = null;
     upload.value = '';
     preview.hidden = true;
     preview.removeAttribute('src');
@@ -99,25 +103,31 @@
     say(messages.msgCleared);
   });
 
+  function refuse(text) {
+    refused = text;
+    signError.textContent = text;
+  }
+
   upload.addEventListener('change', () => {
     uploaded = null;
+    refused = null;
     preview.hidden = true;
     signError.textContent = '';
     const file = upload.files[0];
     if (file === undefined) return;
     if (file.type !== 'image/png') {
-      signError.textContent = messages.msgNotPng;
+      refuse(messages.msgNotPng);
       return;
     }
     if (file.size > maxBytes) {
-      signError.textContent = messages.msgTooLarge;
+      refuse(messages.msgTooLarge);
       return;
     }
     const reader = new FileReader();
     reader.addEventListener('load', () => {
       const url = String(reader.result);
       if (!url.startsWith('data:image/png;base64,')) {
-        signError.textContent = messages.msgNotPng;
+        refuse(messages.msgNotPng);
         return;
       }
       uploaded = url;
@@ -176,7 +186,7 @@
     event.preventDefault();
     const image = uploaded ?? drawing();
     if (image === null) {
-      signError.textContent = messages.msgEmpty;
+      signError.textContent = refused ?? messages.msgEmpty;
       return;
     }
     send(
