@@ -74,6 +74,7 @@ export function shareComponents(document: Document): void {
   // (and the success answers several operations write alike, now that their schemas are short)
   shareRepeatedSuccesses(document, responses);
   shareRepeatedEnvelopes(document, schemas, responses);
+  shareWebhookResponses(document, responses);
   // 4. The parameters many operations repeat (ids in paths, `page`, `limit`, `Idempotency-Key`).
   const parameters = shareParameters(document);
   components.schemas = { ...components.schemas, ...sorted(schemas) };
@@ -91,6 +92,25 @@ function* allOperations(document: Document): Generator<Operation> {
   yield* operations(document);
   for (const item of Object.values(document.webhooks ?? {}))
     yield* Object.values(item as Record<string, Operation>);
+}
+
+/**
+ * What a receiver may answer a webhook (2XX, 4XX, 410) is the same for every event type: each
+ * answer all the webhooks write alike is written once, as `Webhook.<status>`.
+ */
+function shareWebhookResponses(document: Document, responses: Record<string, unknown>): void {
+  const webhooks = Object.values(document.webhooks ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, Operation>),
+  );
+  const [first] = webhooks;
+  if (first === undefined || webhooks.length < 2) return;
+  for (const [status, response] of Object.entries(first.responses ?? {})) {
+    const form = JSON.stringify(response);
+    if (!webhooks.every((webhook) => JSON.stringify(webhook.responses?.[status]) === form)) continue;
+    const name = `Webhook.${status}`;
+    responses[name] = response;
+    for (const webhook of webhooks) webhook.responses![status] = { $ref: `#/components/responses/${name}` };
+  }
 }
 
 const ENVELOPE = 'Envelope';
