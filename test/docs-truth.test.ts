@@ -233,12 +233,15 @@ const sourceWords = new Set(sourceText.match(/[A-Za-z_$][\w$]*/g));
 
 /**
  * Names the documents cite that are not this repository's code, each for a stated reason: files
- * `npm run openapi` generates (git-ignored), and functions of SQL, PostgreSQL and libraries.
+ * `npm run openapi` and `npm run build` generate (git-ignored), and functions of SQL, PostgreSQL and
+ * libraries.
  */
 const NOT_OURS = new Set([
   'build/openapi.json', // written by `npm run openapi`
   'convene-api.d.ts', // written by `npm run openapi` into test/integrator/
   'test/integrator/convene-api.d.ts',
+  'dist/', // written by `npm run build` (and `npm start`'s prestart)
+  'dist/worker.js',
   'range', // ipaddr.js
   'pg_notify', // PostgreSQL
   'listen', // PostgreSQL LISTEN

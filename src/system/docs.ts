@@ -112,7 +112,8 @@ export async function registerDocs(
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT (EdDSA)',
-            description: 'A JWT signed with the key `AUTH_JWT_PUBLIC_KEY` verifies (`npm run token`)',
+            description:
+              'A JWT (EdDSA) signed by a key of `AUTH_JWKS_URL` or `AUTH_PUBLIC_KEYS`; in development, the key `npm run token` signs with',
           },
         },
       },
@@ -128,8 +129,12 @@ export async function registerDocs(
       return { schema: documented as typeof schema, url };
     },
     transformObject: (documentObject) => {
-      const document = (documentObject as { openapiObject: Parameters<typeof finishDocument>[0] })
-        .openapiObject;
+      // A copy: finishing moves shared schemas under `components` in place, and the document holds
+      // the modules' schema objects themselves (the webhooks' payloads), which every app of the
+      // process shares; changed, the next app's document would point at components it lacks.
+      const document = structuredClone(
+        (documentObject as { openapiObject: Parameters<typeof finishDocument>[0] }).openapiObject,
+      );
       finishDocument(document, optionalBodies);
       return document as never;
     },

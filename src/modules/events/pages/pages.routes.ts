@@ -146,12 +146,13 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
     },
   );
 
-  // The retry form posts `application/x-www-form-urlencoded` with no field: accepted (and ignored) on
-  // these routes only (this plugin's encapsulated context), the API stays JSON.
+  // The retry form posts `application/x-www-form-urlencoded` with no field: an empty form reads as no
+  // body on these routes only (this plugin's encapsulated context; the API stays JSON), and a form
+  // with fields stays a string, which the validation refuses as a body the route does not take.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 1024 },
-    (_request, _body, done) => done(null, {}),
+    (_request, body, done) => done(null, body === '' ? {} : body),
   );
 
   app.post(
@@ -167,8 +168,8 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
           'gets (`POST /editions/{edition_id}/registrations`): a new intent and Mercado Pago preference for the ' +
           'same seat and price (the current one when it can still be paid). Nothing is charged and no second ' +
           "seat is held. Answers 303 to the new intent's page, which links to Mercado Pago; when there is " +
-          "nothing to pay any more (paid, seat released, unknown id), 303 back to this intent's page, which " +
-          'says so. The form sends no field; a body is ignored. A browser (`Accept` ranking `text/html` first) ' +
+          "nothing to pay any more (paid, seat released), 303 back to this intent's page, which says so; an id " +
+          'that is no ticket checkout is 404. The form sends no field (a form with fields is 400). A browser (`Accept` ranking `text/html` first) ' +
           'gets a refusal or a provider failure as a page with the same status that says so and links back; ' +
           'other clients get the envelope documented here.',
         params: idParams('intent_id'),
@@ -176,6 +177,7 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
           303: Type.Null({ description: 'to `/checkout/{intent_id}` of the fresh (or the same) intent' }),
           ...errorResponses(
             400,
+            404,
             withReasons(
               409,
               'checkout_in_progress',
@@ -192,10 +194,12 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
     },
     async (request, reply) => {
       const intentId = request.params.intent_id;
-      const intent = await deps.payments.checkoutIntent(db, intentId);
       let registration: Awaited<ReturnType<typeof retryCheckout>>;
       try {
-        registration = intent === undefined ? undefined : await retryCheckout(deps, intent.registrationId);
+        // An id that is no ticket checkout's is a 404, like its page (`GET /checkout/{intent_id}`).
+        const intent = await deps.payments.checkoutIntent(db, intentId);
+        if (intent === undefined) throw notFound('Checkout');
+        registration = await retryCheckout(deps, intent.registrationId);
       } catch (error) {
         // The form's answer is read by a person: a refusal (seller gone, another checkout under way)
         // or the provider failing is a page that says so and leads back, not an envelope.

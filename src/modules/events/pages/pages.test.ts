@@ -328,14 +328,25 @@ describe('people-facing pages', () => {
     assert.deepEqual([json.badge_url, json.location_name], [url, 'Centro <de> Congressos']);
   });
 
-  it('answers a retry with nothing to retry with 303 back to the checkout page', async () => {
-    const retry = await t.app.inject({
+  it('refuses a retry of an id that is no checkout (404, a page for a browser) and a form with fields (400)', async () => {
+    const unknown = '/checkout/01937a4e-0000-7000-8000-0000000000ff/retry';
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const page = await t.app.inject({
       method: 'POST',
-      url: '/checkout/01937a4e-0000-7000-8000-0000000000ff/retry',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      url: unknown,
+      headers: { ...form, accept: 'text/html' },
       payload: '',
     });
-    assert.equal(retry.statusCode, 303);
-    assert.equal(retry.headers.location, '/checkout/01937a4e-0000-7000-8000-0000000000ff');
+    assert.equal(page.statusCode, 404);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.ok(page.body.includes('<a href="/checkout/01937a4e-0000-7000-8000-0000000000ff">'));
+    const api = await t.app.inject({ method: 'POST', url: unknown, headers: form, payload: '' });
+    assert.equal(api.statusCode, 404);
+    assert.equal(JSON.parse(api.body).error.code, 'NOT_FOUND');
+    const withFields = await t.app.inject({ method: 'POST', url: unknown, headers: form, payload: 'a=1' });
+    assert.equal(withFields.statusCode, 400);
+    assert.deepEqual(JSON.parse(withFields.body).error.fields, [
+      { field: 'body', message: 'this operation takes no body' },
+    ]);
   });
 });
