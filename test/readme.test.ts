@@ -12,13 +12,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sharedBrowser } from './browser.ts';
-import { killAllChildren, spawnInGroup } from './processes.ts';
+import { freePort, killAllChildren, spawnInGroup } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** A block may start the service (first start compiles, migrates and creates the keys). */
@@ -62,14 +61,6 @@ export function matchesOutput(actual: string, expected: string): boolean {
       .join('.*');
     return new RegExp(`^${pattern}$`).test(got[i]!);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
 /** One bash session fed a block at a time; each block's stdout is read up to a marker. */
