@@ -224,7 +224,8 @@ function profileArgs(): string[] {
 
 /**
  * The node flags of the service and worker processes: those `npm start` gives node (package.json;
- * the heap cap that keeps the flood suite's RSS in bounds, see docs/configuration.md, "Memory"), then BENCH_PROFILE's.
+ * the heap cap that keeps the flood suite's RSS in bounds, see docs/configuration.md, "Memory"), then
+ * BENCH_PROFILE's.
  */
 export function serviceArgs(): string[] {
   const start = String(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start).split(/\s+/);

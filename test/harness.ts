@@ -282,8 +282,8 @@ export async function createTestApp(
 }
 
 /**
- * Every 409 names its cause in `error.reason`, a snake_case word (docs/reference/errors.md, "Error reasons"): checked
- * on each answer a test receives, so every test that meets a 409 checks it too.
+ * Every 409 names its cause in `error.reason`, a snake_case word (docs/reference/errors.md, "Error reasons"):
+ * checked on each answer a test receives, so every test that meets a 409 checks it too.
  */
 export function assertConflictReason(status: number, body: unknown, method = '', url = ''): void {
   if (status !== 409) return;
@@ -295,10 +295,9 @@ export function assertConflictReason(status: number, body: unknown, method = '',
 
 /**
  * Every `error.reason` the app answers with is one the OpenAPI document lists for that operation
- * and status (docs/reference/errors.md, "Error reasons"). The app's own hook notes each error answer with a reason,
- * whoever sent the request (this harness, a browser, the provider simulator); the harness compares
- * them with the document at its next request and when the app closes, and throws for one it does
- * not list.
+ * and status (docs/reference/errors.md, "Error reasons"). The app's own hook notes each error answer with a
+ * reason, whoever sent the request (this harness, a browser, the provider simulator); the harness compares
+ * them with the document at its next request and when the app closes, and throws for one it does not list.
  */
 function watchErrorReasons(app: App) {
   const seen: Array<{ method: string; route: string; status: number; reason: string }> = [];

@@ -1,7 +1,7 @@
 /**
  * `npm run dev:provider`: the Mercado Pago simulator on a fixed port, to try the OAuth flow and
- * paid checkouts locally (docs/walk-throughs.md, "Paid tickets walk-through"). Start the service with the printed
- * environment; a connect URL's consent approves at once, a checkout_url opens its payment page.
+ * paid checkouts locally (docs/walk-throughs.md, "Paid tickets walk-through"). Start the service with the
+ * printed environment; a connect URL's consent approves at once, a checkout_url opens its payment page.
  */
 import { startMercadoPagoSimulator } from './mercadopago-simulator.ts';
 

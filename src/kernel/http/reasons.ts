@@ -1,9 +1,9 @@
 /**
  * The closed list of `error.reason`s: a stable snake_case word that tells apart the causes sharing
- * one error code (docs/reference/errors.md, "Error reasons"). Every 409 carries one, and so does every refusal of a
- * business rule answered 400 (not a field failing its schema: that is `VALIDATION_ERROR` with
- * `fields`). A reason is typed `ErrorReason`, so a misspelt one does not compile; the text beside
- * each says when it is answered, and the docs/reference/errors.md's table lists them all (test/docs-truth.test.ts).
+ * one error code (docs/reference/errors.md, "Error reasons"). Every 409 carries one, and so does every
+ * refusal of a business rule answered 400 (not a field failing its schema: that is `VALIDATION_ERROR` with
+ * `fields`). A reason is typed `ErrorReason`, so a misspelt one does not compile; the text beside each says
+ * when it is answered, and the docs/reference/errors.md's table lists them all (test/docs-truth.test.ts).
  *
  * A reason, once published, keeps its meaning: integrators branch on it. Add one here, to the
  * docs/reference/errors.md's table and to the `reasons` of the routes that can answer it.

@@ -9,9 +9,9 @@ import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
 
 /**
- * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes each once under
- * `components.schemas` (system/openapi-components.ts) rather than at each of their ~300 uses; a
- * description given here stays at the use, beside the reference.
+ * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes
+ * each once under `components.schemas` (system/openapi-components.ts) rather than at each of their ~300 uses;
+ * a description given here stays at the use, beside the reference.
  */
 export const Uuid = (options: { description?: string } = {}) =>
   Type.String({

@@ -1,7 +1,7 @@
 /**
  * `GET /jobs/{job_id}`: the progress of a background job of any kind that shows one
- * (docs/reference/attendance.md, "Issuing certificates"). Registered after the modules, which register their job
- * kinds (with `progress`) while they load: the answer's schema is the union of the kinds' views.
+ * (docs/reference/attendance.md, "Issuing certificates"). Registered after the modules, which register their
+ * job kinds (with `progress`) while they load: the answer's schema is the union of the kinds' views.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

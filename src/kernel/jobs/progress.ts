@@ -1,8 +1,8 @@
 /**
- * A job kind's progress, as `GET /jobs/{job_id}` shows it (docs/reference/attendance.md, "Issuing certificates").
- * The kernel knows no kind: a module that lets people follow a kind of job registers, beside the
- * kind's handler, how to read one job's view (`JobRunner.registerJobKind`). The route answers the
- * view of whichever kind knows the id.
+ * A job kind's progress, as `GET /jobs/{job_id}` shows it (docs/reference/attendance.md, "Issuing
+ * certificates"). The kernel knows no kind: a module that lets people follow a kind of job registers, beside
+ * the kind's handler, how to read one job's view (`JobRunner.registerJobKind`). The route answers the view of
+ * whichever kind knows the id.
  */
 import type { Static, TSchema } from 'typebox';
 import type { Identity } from '../auth/identity.ts';

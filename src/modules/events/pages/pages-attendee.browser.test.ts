@@ -3,7 +3,8 @@
  * code, and staff checking the attendee in from it by keyboard (told in their language when
  * check-in is not open yet); the verification page of a valid and of a revoked certificate; a
  * person's badges list. axe-core finds nothing serious or critical, and the CSP refuses nothing.
- * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md, "People-facing pages").
+ * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md,
+ * "People-facing pages").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

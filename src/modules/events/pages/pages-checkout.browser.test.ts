@@ -3,7 +3,8 @@
  * behind it: it turns from pending to paid while open and links to the badge; a refused payment
  * shows as failed with the seat still held, and its fresh checkout (a new intent for the same
  * registration) is paid from the page it leads to. axe-core finds nothing serious or critical.
- * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md, "People-facing pages").
+ * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md,
+ * "People-facing pages").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -3,7 +3,8 @@
  * signs (the request is completed, the stored PNG has ink, and the signature is on the certificate
  * PDF) or declines with a reason; used, cancelled, expired and unknown links each get their own
  * page. axe-core finds nothing serious or critical on any of them, and the CSP refuses nothing.
- * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md, "People-facing pages").
+ * `SCREENSHOTS=docs/screenshots` also saves each page at phone and desktop width (docs/features.md,
+ * "People-facing pages").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

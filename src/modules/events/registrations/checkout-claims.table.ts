@@ -4,10 +4,10 @@ import { editions } from '../editions/editions.table.ts';
 
 /**
  * Paid registrations being made right now: one row per (edition, person) while a request looks
- * for the person's registration, asks the provider for a preference and commits (docs/reference/checkout.md, "Paid
- * tickets"). Claimed before the provider is asked, renewed while held and deleted after, so a
- * person's checkouts in an edition run one at a time; a row past `expires_at` was left by a request
- * that died and is taken over by the next. No row lives longer than one request.
+ * for the person's registration, asks the provider for a preference and commits (docs/reference/checkout.md,
+ * "Paid tickets"). Claimed before the provider is asked, renewed while held and deleted after, so a person's
+ * checkouts in an edition run one at a time; a row past `expires_at` was left by a request that died and is
+ * taken over by the next. No row lives longer than one request.
  */
 export const checkoutClaims = pgTable(
   'checkout_claims',
