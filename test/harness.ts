@@ -4,6 +4,8 @@
  * send requests. Requests go through Fastify's `inject` (the full HTTP pipeline without a socket).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import type { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import type { Static } from 'typebox';
@@ -17,7 +19,6 @@ import { loggerOptions } from '../src/kernel/http/logging.ts';
 import type { ErrorEnvelope, Pagination } from '../src/kernel/http/schemas.ts';
 import { documentedReasons } from '../src/system/openapi-components.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { freePort } from './processes.ts';
 
 type KeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
@@ -350,4 +351,16 @@ function watchErrorReasons(app: App) {
 
 interface DocumentedOperation {
   responses?: Record<string, unknown>;
+}
+
+/**
+ * A TCP port free on the loopback interface at the time of asking. Not test/processes.ts's: that
+ * module imports this one (its children's keys), and madge counts the cycle.
+ */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
