@@ -31,7 +31,7 @@ import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limit
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
-import { eventsModule } from './modules/events/index.ts';
+import { acceptInvitationsOf, eventsModule } from './modules/events/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
@@ -153,7 +153,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const documents = await registerDocs(app, config, webhookDocumentation());
 
   const clock = deps.clock ?? systemClock;
-  registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
+  const directory = new ActorDirectory(deps.database.db, clock);
+  // An invitee becomes a member on their first authenticated request (docs/mail.md).
+  directory.onRecorded(acceptInvitationsOf(deps.database.db));
+  registerAuth(app, { verifier: deps.verifier, directory });
   registerIdempotency(app, deps.database.db, config.secretsKey);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 

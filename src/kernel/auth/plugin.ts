@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { unauthorized } from '../http/errors.ts';
+import { pickLanguage } from '../pages/language.ts';
 import type { ActorDirectory } from './directory.ts';
 import type { Identity } from './identity.ts';
 import type { TokenVerifier } from './verifier.ts';
@@ -38,7 +39,7 @@ export function registerAuth(
     if (token === undefined) throw unauthorized('The Authorization header must be "Bearer <token>"');
     const identity = await deps.verifier.verify(token);
     await deps.directory.record(identity);
-    request.actor = identity;
+    request.actor = { ...identity, language: pickLanguage(request.headers['accept-language']) };
   };
 
   app.addHook('onRoute', (route) => {

@@ -17,6 +17,8 @@ export const ERROR_REASONS = {
   still_referenced: 'the resource is still referenced by others',
   state_conflict: 'the state of the resource does not allow the operation',
   already_member: 'the person is already a member',
+  already_invited: 'a pending invitation for this e-mail to the event already exists',
+  invitation_not_pending: 'the invitation was already accepted or withdrawn',
   owner_not_removable: 'the owner of an event or project cannot be removed',
   member_mismatch: 'the path user_id names a different member than the e-mail',
   already_published: 'the event or edition is already published',

@@ -4,9 +4,11 @@
  * repositories or tables.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { Database } from '../../kernel/db/client.ts';
 import type { PaymentsPort } from '../../kernel/payments-port.ts';
 import { loadIssuerKey } from '../../kernel/vc-issuer/issuer-key.ts';
 import { taskModule, WorkerPool } from '../../kernel/workers/pool.ts';
+import type { MailKind } from '../mail/index.ts';
 import {
   badgeRoutes,
   createBadgeCodes,
@@ -16,6 +18,7 @@ import {
 } from './badges/index.ts';
 import {
   certificateRoutes,
+  createCertificateDocuments,
   credentialRoutes,
   ISSUE_JOB,
   issuanceProgress,
@@ -26,7 +29,10 @@ import { checkInRoutes, registrantCheckIns } from './check-ins/index.ts';
 import type { EventsDeps } from './deps.ts';
 import type * as DocumentTasks from './documents.worker.ts';
 import { editionRoutes } from './editions/index.ts';
+import { eventEmailTemplateRoutes } from './email-templates/index.ts';
 import { eventRoutes } from './events/index.ts';
+import { acceptInvitations, invitationRoutes } from './invitations/index.ts';
+import { eventMailRenderers } from './mails/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { pageRoutes } from './pages/index.ts';
 import { participantRoutes, programSignUps } from './participants/index.ts';
@@ -47,6 +53,13 @@ import { ticketRoutes } from './tickets/index.ts';
  */
 export const onIntentTransition = (payments: PaymentsPort) =>
   onRegistrationsIntentTransition(payments, participantBadges);
+
+/**
+ * What recording an actor does in this module: their pending invitations become memberships, with
+ * the staff badges an added member gets (wired to the actor directory in app.ts).
+ */
+export const acceptInvitationsOf = (db: Database) => (identity: { userId: string; email: string }) =>
+  acceptInvitations(db, memberStaffBadges, identity);
 
 /**
  * The composition root of the features: each one's routes name what they need of the features above
@@ -83,13 +96,14 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(editionRoutes, { ...deps, publishBadges: publishStaffBadges });
   await app.register(programRoutes, { ...deps, programSignUps });
   await app.register(certificationRoutes, deps);
-  await app.register(signatureRoutes, { ...deps, documents });
+  await app.register(signatureRoutes, { ...deps, documents, secretsKey });
   await app.register(ticketRoutes, deps);
   await app.register(registrationRoutes, registrations);
   await app.register(badgeRoutes, { ...deps, badgeCodes, documents });
   await app.register(checkInRoutes, { ...deps, badgeCodes });
   await app.register(participantRoutes, deps);
-  await app.register(certificateRoutes, { ...deps, documents });
+  const certificatePdfs = createCertificateDocuments(deps.db, documents, config.publicBaseUrl);
+  await app.register(certificateRoutes, { ...deps, pdfs: certificatePdfs });
   await app.register(credentialRoutes, { ...deps, issuer });
   await app.register(pageRoutes, { ...registrations, badgeCodes });
   // Runs are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
@@ -99,6 +113,17 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
     issuanceProgress(deps.db),
   );
   await app.register(paymentLinkRoutes, deps);
+  await app.register(invitationRoutes, deps);
+  await app.register(eventEmailTemplateRoutes, deps);
+  // How each mail the module declares is written, when it is sent (docs/mail.md).
+  const renderers = eventMailRenderers({
+    db: deps.db,
+    publicBaseUrl: config.publicBaseUrl,
+    secretsKey,
+    badgeCodes,
+    certificatePdfs,
+  });
+  for (const [kind, render] of Object.entries(renderers)) deps.mail.registerKind(kind as MailKind, render);
   await app.register(registrationRefundRoutes, deps);
   // Holds end by a job. Intent transitions confirm and refund paid registrations through
   // `onIntentTransition`, wired in src/flows/.

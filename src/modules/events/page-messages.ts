@@ -201,3 +201,10 @@ export function formatMoment(date: Date, language: Language): string {
 export function formatSpan(from: Date, to: Date, language: Language): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).formatRange(from, to);
 }
+
+/** `5050 BRL` → `R$ 50,50` in pt-BR: the currency's own minor digits, as `Intl` knows them. */
+export function formatMoney(amountCents: number, currency: string, language: Language): string {
+  const format = new Intl.NumberFormat(language, { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(amountCents / 10 ** digits);
+}

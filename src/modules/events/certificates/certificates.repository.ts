@@ -134,14 +134,17 @@ export async function allocateStatusBits(
 export type NewCertificate = typeof certificates.$inferInsert;
 
 /** Inserts certificates; a pair that already holds one is left alone. Answers how many went in. */
-export async function insertCertificates(tx: Executor, rows: NewCertificate[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const inserted = await tx
+/** Inserts what no concurrent run inserted first; answers the rows it inserted. */
+export async function insertCertificates(
+  tx: Executor,
+  rows: NewCertificate[],
+): Promise<Array<{ id: string; holder_email: string }>> {
+  if (rows.length === 0) return [];
+  return tx
     .insert(certificates)
     .values(rows)
     .onConflictDoNothing({ target: [certificates.template_id, certificates.user_id] })
-    .returning({ id: certificates.id });
-  return inserted.length;
+    .returning({ id: certificates.id, holder_email: certificates.holder_email });
 }
 
 // ---------- issuance runs ----------
@@ -154,14 +157,20 @@ export async function insertIssuance(
   return row!;
 }
 
-/** When the edition starts (undefined for an unknown edition): issuance waits for it. */
-export async function editionStartsAt(db: Executor, editionId: string): Promise<Date | undefined> {
+/**
+ * When the edition starts (issuance waits for it) and its event (whose mail log lists the
+ * certificates' mails); undefined for an unknown edition.
+ */
+export async function findRunEdition(
+  db: Executor,
+  editionId: string,
+): Promise<{ starts_at: Date; event_id: string } | undefined> {
   const rows = await db
-    .select({ starts_at: editions.starts_at })
+    .select({ starts_at: editions.starts_at, event_id: editions.event_id })
     .from(editions)
     .where(eq(editions.id, editionId))
     .limit(1);
-  return rows[0]?.starts_at;
+  return rows[0];
 }
 
 export async function findIssuance(db: Executor, id: string): Promise<CertificateIssuanceRow | undefined> {

@@ -15,7 +15,6 @@ import {
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { EventsDeps } from '../deps.ts';
-import type { CertificatePdfRenderer } from './certificate.pdf.ts';
 import * as documents from './certificate-documents.service.ts';
 import {
   CERTIFICATE_EXAMPLE,
@@ -45,17 +44,19 @@ const QUEUED_EXAMPLE = {
 const HOLDER_OR_ADMIN =
   'The holder, or an owner or admin of the event (403 to other members; 404 to anyone without a role in the event).';
 
-/** What the certificates' routes are given (index.ts): the thread that renders their PDFs. */
+/**
+ * What the certificates' routes are given (index.ts): their stored PDFs, rendered in a thread (the
+ * same documents the certificate mails attach).
+ */
 export interface CertificatesContext extends EventsDeps {
-  documents: CertificatePdfRenderer;
+  pdfs: documents.CertificateDocuments;
 }
 
 export const certificateRoutes: FastifyPluginAsyncTypebox<CertificatesContext> = async (
   app,
-  { db, jobs, config, documents: pool },
+  { db, jobs, config, pdfs },
 ) => {
   const base = config.publicBaseUrl;
-  const pdfs = documents.createCertificateDocuments(db, pool, base);
 
   app.post(
     '/editions/:edition_id/certificates/issue',

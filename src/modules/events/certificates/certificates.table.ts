@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import { bytea, createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
+import { LANGUAGES } from '../../../kernel/pages/language.ts';
 import { certificationTemplates } from '../certification-templates/certification-templates.table.ts';
 import { editions } from '../editions/editions.table.ts';
 
@@ -129,6 +130,8 @@ export const certificateIssuances = pgTable(
     /** The templates asked for; null = every live template of the edition at the time it runs. */
     template_ids: jsonb('template_ids').$type<string[] | null>(),
     requested_by: uuid('requested_by').notNull(),
+    /** The language of the request that started the run: the holders' mails are written in it. */
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
     status: text('status', { enum: ISSUANCE_STATUSES }).notNull().default('queued'),
     total: integer('total').notNull().default(0),
     done: integer('done').notNull().default(0),

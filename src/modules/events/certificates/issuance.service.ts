@@ -22,6 +22,7 @@ import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobProgress } from '../../../kernel/jobs/progress.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
+import { queueMail } from '../../mail/index.ts';
 import { listLiveTemplateIds } from '../certification-templates/index.ts';
 import { requireEditionRole } from '../editions/index.ts';
 import { activeSignatureIds } from '../signatures/index.ts';
@@ -96,6 +97,7 @@ export async function startIssuance(
       edition_id: editionId,
       template_ids: templateIds,
       requested_by: actor.userId,
+      language: actor.language ?? 'en',
     });
     await scheduleJob(tx, { kind: ISSUE_JOB, key: inserted.id, runAt: new Date() });
     return inserted;
@@ -143,8 +145,9 @@ export function issueCertificatesJob(db: Database, leaseMs: number): JobHandler 
 async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: number) {
   // Checked when the run was asked for, and again here: the edition's dates may have moved since
   // (a run queued, then the start moved later). Nothing is issued before the start.
-  const startsAt = await repo.editionStartsAt(db, run.edition_id);
-  if (startsAt === undefined || startsAt.getTime() > Date.now()) {
+  const edition = await repo.findRunEdition(db, run.edition_id);
+  const startsAt = edition?.starts_at;
+  if (edition === undefined || startsAt === undefined || startsAt.getTime() > Date.now()) {
     await repo.failIssuance(
       db,
       run.id,
@@ -190,7 +193,17 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
           signature_ids: signatureIds,
         })),
       );
-      await repo.countIssuedBatch(tx, run.id, batch.length, inserted);
+      await repo.countIssuedBatch(tx, run.id, batch.length, inserted.length);
+      // Each holder is told, in the language of the request that started the run (docs/mail.md).
+      for (const certificate of inserted) {
+        await queueMail(tx, {
+          kind: 'certificate_issued',
+          to: certificate.holder_email,
+          language: run.language,
+          eventId: edition.event_id,
+          data: { certificate_id: certificate.id },
+        });
+      }
     });
   }
   return { retryInSeconds: 0 };

@@ -5,7 +5,7 @@
  */
 export { eventMembersRepository, listMemberIds } from './event-members.repository.ts';
 export { type EventAccess, isEventRole, requireEventRole, requireReadableEvent } from './events.access.ts';
-export { type EventLock, lockEvent } from './events.repository.ts';
+export { type EventLock, findEventWithRole, lockEvent } from './events.repository.ts';
 export { eventRoutes } from './events.routes.ts';
 export { EVENT_EXAMPLE, EventRole as EventRoleSchema } from './events.schemas.ts';
 export { EVENT_ROLES, type EventRole, type EventRow, eventMembers, events } from './events.table.ts';

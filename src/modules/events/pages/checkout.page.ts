@@ -19,7 +19,7 @@ import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import type { PaymentsPort } from '../../../kernel/payments-port.ts';
 import type { BadgeCodes } from '../badges/index.ts';
 import { findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
-import { formatMoment, formatSpan, MESSAGES } from '../page-messages.ts';
+import { formatMoment, formatMoney, formatSpan, MESSAGES } from '../page-messages.ts';
 import { findRegistration } from '../registrations/index.ts';
 import { findTicketType } from '../tickets/index.ts';
 import { venue } from './badge.page.ts';
@@ -89,13 +89,6 @@ export async function checkoutView({ db, payments, badgeCodes }: Deps, intentId:
 }
 
 export type CheckoutView = NonNullable<Awaited<ReturnType<typeof checkoutView>>>;
-
-/** `5050 BRL` → `R$ 50,50` in pt-BR: the currency's own minor digits, as `Intl` knows them. */
-export function formatMoney(amountCents: number, currency: string, language: Language): string {
-  const format = new Intl.NumberFormat(language, { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(amountCents / 10 ** digits);
-}
 
 /** What a failed payment's page offers: its successor, a fresh checkout, or registering again. */
 function failedNext(view: CheckoutView, held: string | undefined, t: CheckoutMessages): Html {

@@ -177,6 +177,7 @@ export async function startCheckout(
         ticket_type_id: ticketType.id,
         user_id: payer.userId,
         created_by: payer.userId,
+        language: payer.language ?? 'en',
         intent_id: request.intentId,
         hold_expires_at: holdExpiresAt,
         checkout_url: prepared.checkoutUrl,

@@ -11,7 +11,8 @@
  * - `refunded`: a confirmed registration becomes `refunded` (seat freed, badge revoked with
  *   `refunded`), or `cancelled` when the refund was its cancellation's (`registration_cancelled`,
  *   badge revoked with that reason); either way `registration.refunded` is announced, the money
- *   having gone back. An expired one waiting for its refund becomes `refunded` too.
+ *   having gone back. An expired one waiting for its refund becomes `refunded` too; one cancelled
+ *   while paying stays `cancelled` (its holder is mailed the refund).
  * - `rejected`, `cancelled`, `failed`: nothing; the payer may pay again until the hold ends.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
@@ -64,6 +65,11 @@ async function onRefunded(
   }
   if (registration.status === 'expired') {
     await moveRegistration(tx, ports, registration, 'refundExpired');
+    return;
+  }
+  if (registration.status === 'cancelled') {
+    // Paid after it was cancelled while paying: the money went back; its holder is told.
+    await moveRegistration(tx, ports, registration, 'refundAfterCancel');
   }
 }
 

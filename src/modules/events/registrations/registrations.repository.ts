@@ -93,6 +93,7 @@ export function listRegistrations(
         user_id: registrations.user_id,
         status: registrations.status,
         status_reason: registrations.status_reason,
+        language: registrations.language,
         intent_id: registrations.intent_id,
         hold_expires_at: registrations.hold_expires_at,
         checkout_url: registrations.checkout_url,

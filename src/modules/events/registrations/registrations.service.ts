@@ -156,6 +156,7 @@ async function registerChecked(
       ticket_type_id: ticketType.id,
       user_id: userId,
       created_by: actor.userId,
+      language: actor.language ?? 'en',
     });
     if (inserted === undefined) {
       throw conflict('sold_out', 'This ticket type is sold out', { max_quantity: ticketType.max_quantity });

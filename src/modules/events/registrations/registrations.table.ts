@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
+import { LANGUAGES } from '../../../kernel/pages/language.ts';
 import { editions } from '../editions/editions.table.ts';
 import { ticketTypes } from '../tickets/tickets.table.ts';
 
@@ -42,6 +43,8 @@ export const registrations = pgTable(
     checkout_url: text('checkout_url'),
     /** Who made the registration: the registrant, or a staff member registering them. */
     created_by: uuid('created_by').notNull(),
+    /** The language of the request that made it: its holder's mails are written in it (docs/mail.md). */
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
     created_at: createdAt(),
     updated_at: updatedAt(),
     cancelled_at: timestamptz('cancelled_at'),

@@ -2,20 +2,22 @@
  * The one place a registration's status changes (docs/reference/tickets.md and docs/reference/checkout.md),
  * modelled on the intents' `intents.transitions.ts`. Every transition is declared in
  * `REGISTRATION_TRANSITIONS` with its effects: the seat counter of its ticket type, the participant badge, a
- * refund asked of the payments module, and the registration event announced to the wallet's webhook
- * endpoints. The services, the payment listener and the hold-expiry job name a transition; they never write a
+ * refund asked of the payments module, the registration event announced to the wallet's webhook
+ * endpoints, and the mail its holder is sent (docs/mail.md). The services, the payment listener and the hold-expiry job name a transition; they never write a
  * status, a seat, a badge or an announcement of a registration themselves
  * (`registrations.transitions.test.ts` checks that nothing else writes the status).
  *
- * Everything runs in the caller's transaction: the status, its seat, its badge, its refund job and
- * its announcement (with its deliveries) commit together or not at all.
+ * Everything runs in the caller's transaction: the status, its seat, its badge, its refund job, its
+ * announcement (with its deliveries) and its mail (an outbox row) commit together or not at all.
  */
+import { findActorById } from '../../../kernel/auth/actors.repository.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import {
   type PaymentsPort,
   type RegistrationEventType,
   registrationEventData,
 } from '../../../kernel/payments-port.ts';
+import { queueMail } from '../../mail/index.ts';
 import * as seats from '../tickets/index.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
@@ -51,6 +53,8 @@ export interface RegistrationTransition {
   refund: string | null;
   /** The event announced to the wallet's webhook endpoints (paid registrations only). */
   announce: RegistrationEventType | null;
+  /** The mail its holder is sent, in the language of the registration's request. */
+  mail: 'registration_confirmed' | 'refund_issued' | null;
 }
 
 /** Every transition of a registration and its effects. */
@@ -64,6 +68,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { emit: true },
     refund: null,
     announce: null,
+    mail: 'registration_confirmed',
   },
   /** A paid ticket's checkout: its seat held until it is paid or the hold ends. */
   startCheckout: {
@@ -74,6 +79,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: null,
     announce: null,
+    mail: null,
   },
   /** A free (or staff-given) registration cancelled. */
   cancel: {
@@ -84,6 +90,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { void: 'registration_cancelled' },
     refund: null,
     announce: null,
+    mail: null,
   },
   /** Cancelled while paying: the held seat comes back (a payment that still succeeds is refunded). */
   cancelPending: {
@@ -94,6 +101,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: null,
     announce: null,
+    mail: null,
   },
   /** The payment succeeded while the seat was held. */
   pay: {
@@ -104,6 +112,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { emit: true },
     refund: null,
     announce: 'registration.confirmed',
+    mail: 'registration_confirmed',
   },
   /** The payment succeeded after the hold ended and a seat is free. */
   payAfterExpiry: {
@@ -114,6 +123,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { emit: true },
     refund: null,
     announce: 'registration.confirmed',
+    mail: 'registration_confirmed',
   },
   /** The payment succeeded after the hold ended and no seat is free: the money goes back. */
   payAfterExpirySoldOut: {
@@ -124,6 +134,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: SOLD_OUT_AFTER_EXPIRY,
     announce: null,
+    mail: null,
   },
   /** The payment succeeded after the registration was cancelled while paying: the money goes back. */
   payAfterCancel: {
@@ -134,6 +145,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: REGISTRATION_CANCELLED,
     announce: null,
+    mail: null,
   },
   /** The hold ended unpaid. Its intent stays pending for reconciliation. */
   expire: {
@@ -144,6 +156,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: null,
     announce: 'registration.expired',
+    mail: null,
   },
   /** A confirmed paid registration's money went back (an organiser's refund, or the provider's). */
   refund: {
@@ -154,6 +167,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { void: 'refunded' },
     refund: null,
     announce: 'registration.refunded',
+    mail: 'refund_issued',
   },
   /** A confirmed paid registration's cancellation, whose refund went through first. */
   refundCancellation: {
@@ -164,6 +178,7 @@ export const REGISTRATION_TRANSITIONS = {
     badge: { void: 'registration_cancelled' },
     refund: null,
     announce: 'registration.refunded',
+    mail: 'refund_issued',
   },
   /** The refund of a payment that came after the hold ended went through. */
   refundExpired: {
@@ -174,6 +189,18 @@ export const REGISTRATION_TRANSITIONS = {
     badge: null,
     refund: null,
     announce: 'registration.refunded',
+    mail: 'refund_issued',
+  },
+  /** The refund of a payment that came after the registration was cancelled while paying went through. */
+  refundAfterCancel: {
+    from: 'cancelled',
+    to: 'cancelled',
+    reason: null,
+    seat: null,
+    badge: null,
+    refund: null,
+    announce: null,
+    mail: 'refund_issued',
   },
 } as const satisfies Record<string, RegistrationTransition>;
 
@@ -306,7 +333,7 @@ async function applySeat(tx: Executor, seat: SeatEffect | null, ticketTypeId: st
   }
 }
 
-/** The badge, the refund and the announcement, in that order. */
+/** The badge, the refund, the announcement and the mail, in that order. */
 async function applyRest(
   tx: Executor,
   ports: TransitionPorts,
@@ -320,12 +347,26 @@ async function applyRest(
   if (transition.refund !== null && row.intent_id !== null) {
     await ports.payments.requestRefund(tx, row.intent_id, transition.refund);
   }
+  const announce = transition.announce !== null && row.intent_id !== null;
+  if (!announce && transition.mail === null) return;
+  const eventId = (await repo.findEventOfEdition(tx, row.edition_id)) ?? '';
   if (transition.announce !== null && row.intent_id !== null) {
-    const eventId = (await repo.findEventOfEdition(tx, row.edition_id)) ?? '';
     await ports.payments.announce(
       tx,
       transition.announce,
       registrationEventData({ ...row, intent_id: row.intent_id }, eventId),
     );
+  }
+  if (transition.mail !== null) {
+    // The holder's address as the actor directory has it now (their last token's e-mail).
+    const holder = await findActorById(tx, row.user_id);
+    if (holder === undefined) return;
+    await queueMail(tx, {
+      kind: transition.mail,
+      to: holder.email,
+      language: row.language,
+      eventId,
+      data: { registration_id: row.id },
+    });
   }
 }

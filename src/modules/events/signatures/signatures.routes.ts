@@ -44,14 +44,18 @@ const BY_TOKEN =
 
 const tokenOf = (request: FastifyRequest) => (request.query as { token?: unknown }).token;
 
-/** What the signatures' routes are given (index.ts): the thread that normalises signature images. */
+/**
+ * What the signatures' routes are given (index.ts): the thread that normalises signature images, and
+ * the key that seals a request's token in its mail until the mail is rendered.
+ */
 export interface SignaturesContext extends EventsDeps {
   documents: signatures.SignatureImageNormaliser;
+  secretsKey: Buffer;
 }
 
 export const signatureRoutes: FastifyPluginAsyncTypebox<SignaturesContext> = async (
   app,
-  { db, config, documents },
+  { db, config, documents, secretsKey },
 ) => {
   const requestToken = async (request: FastifyRequest) => {
     await signatures.authenticateRequestToken(db, tokenOf(request));
@@ -86,7 +90,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<SignaturesContext> = asy
         reply,
         await signatures.createRequest(
           db,
-          config.publicBaseUrl,
+          { publicBaseUrl: config.publicBaseUrl, secretsKey },
           request.params.edition_id,
           actorOf(request),
           request.body,

@@ -19,7 +19,9 @@ import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, notFound, unauthorized, validationError } from '../../../kernel/http/errors.ts';
 import { serialize } from '../../../kernel/http/respond.ts';
 import { PNG_LIMITS } from '../../../kernel/pdf/png.ts';
+import { seal } from '../../../kernel/secret-box.ts';
 import { generateToken, hashToken } from '../../../kernel/tokens.ts';
+import { queueMail } from '../../mail/index.ts';
 import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
 import * as repo from './signatures.repository.ts';
 import {
@@ -147,32 +149,49 @@ async function findRevocable(db: Executor, token: unknown) {
 
 // ---------- organizer routes ----------
 
+/**
+ * Creates a request and, in the same transaction, its `signature_request` mail to the signatory
+ * (docs/mail.md). The token is shown once in the answer and stored as a hash; the mail needs it in its
+ * link when it is rendered, so the outbox keeps it sealed with SECRETS_KEY (kernel/secret-box.ts).
+ */
 export async function createRequest(
   db: Database,
-  publicBaseUrl: string,
+  config: { publicBaseUrl: string; secretsKey: Buffer },
   editionId: string,
   actor: Identity,
   body: CreateSignatureRequestBody,
 ) {
-  await requireEditionRole(db, editionId, actor, 'admin');
+  const { edition } = await requireEditionRole(db, editionId, actor, 'admin');
   const token = generateToken();
-  const row = await repo.insertRequest(
-    db,
-    {
-      id: uuidv7(),
-      edition_id: editionId,
-      signatory_name: body.signatory_name,
-      signatory_email: body.signatory_email,
-      signatory_title: body.signatory_title ?? null,
-      token_hash: hashToken(token),
-      created_by: actor.userId,
-    },
-    body.expires_in_days ?? 7,
-  );
-  // The signing page (docs/reference/pages.md); the API route `/signature-requests/by-token` takes the same
-  // token.
-  const fulfillUrl = `${publicBaseUrl}/sign?token=${encodeURIComponent(token)}`;
-  return { ...toRequest(row), token, fulfill_url: fulfillUrl };
+  const row = await db.transaction(async (tx) => {
+    const inserted = await repo.insertRequest(
+      tx,
+      {
+        id: uuidv7(),
+        edition_id: editionId,
+        signatory_name: body.signatory_name,
+        signatory_email: body.signatory_email,
+        signatory_title: body.signatory_title ?? null,
+        token_hash: hashToken(token),
+        created_by: actor.userId,
+      },
+      body.expires_in_days ?? 7,
+    );
+    await queueMail(tx, {
+      kind: 'signature_request',
+      to: inserted.signatory_email,
+      language: actor.language ?? 'en',
+      eventId: edition.event_id,
+      data: { request_id: inserted.id, token: seal(config.secretsKey, token) },
+    });
+    return inserted;
+  });
+  return { ...toRequest(row), token, fulfill_url: signUrl(config.publicBaseUrl, token) };
+}
+
+/** The signing page of a token (docs/reference/pages.md); the API route `/signature-requests/by-token` takes the same token. */
+export function signUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/sign?token=${encodeURIComponent(token)}`;
 }
 
 export async function listRequests(

@@ -8,10 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { expectOk } from '../../../../test/assertions.ts';
 import { AppError } from '../../../kernel/http/errors.ts';
+import { htmlToText, renderTemplate, validateTemplate } from '../../../kernel/mail-templates/liquid.ts';
 import { renderEmail } from '../index.ts';
 import { DEFAULT_TEMPLATES, sampleValues } from './email-templates.defaults.ts';
 import { useTemplateTeam } from './email-templates.fixtures.ts';
-import { htmlToText, renderTemplate, validateTemplate } from './email-templates.render.ts';
 import type { EmailTemplate } from './email-templates.schemas.ts';
 import { EMAIL_TEMPLATE_KINDS } from './email-templates.table.ts';
 
@@ -21,9 +21,9 @@ describe('default e-mail templates', () => {
   for (const kind of EMAIL_TEMPLATE_KINDS) {
     it(`${kind}: validates, renders its sample values accessibly, with a text alternative (docs/emails/${kind}.html)`, async () => {
       const template = DEFAULT_TEMPLATES[kind];
-      await validateTemplate(kind, template);
+      await validateTemplate(template, template);
       const samples = sampleValues(kind);
-      const rendered = await renderTemplate(kind, template, samples);
+      const rendered = await renderTemplate(template, template, samples);
       const url = String(samples.action_url);
       const escapedUrl = url.replaceAll('&', '&amp;');
       assert.ok(rendered.html.includes(`href="${escapedUrl}"`), 'the button links action_url');

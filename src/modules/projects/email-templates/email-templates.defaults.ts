@@ -1,28 +1,19 @@
 /**
  * The built-in e-mail templates (docs/reference/projects.md): for each kind its declared variables and a
  * default subject and HTML body. A project may override a kind (email_templates table); without an override
- * these apply. The bodies are Liquid templates rendered with HTML escaping (email-templates.render.ts); the
- * plain-text alternative is derived from the rendered HTML.
- *
- * Layout rules of the defaults, for the mail clients that matter (Outlook's Word engine, Gmail,
- * Apple Mail): tables for layout with `role="presentation"`, inline styles only (Gmail drops
- * `<style>` in some views), no external images or fonts, a hidden preheader, a "bulletproof"
- * button (a padded table cell around the link, so it stays a button without CSS support) and the
- * link again as plain text for clients that strip buttons. Colours meet WCAG AA contrast
- * (#1f2937 on #ffffff, #ffffff on #2563eb, #4b5563 on #ffffff).
+ * these apply. The bodies are Liquid templates rendered with HTML escaping (kernel/mail-templates/liquid.ts);
+ * the plain-text alternative is derived from the rendered HTML. Their layout is the one every built-in
+ * e-mail shares (kernel/mail-templates/layout.ts).
  */
+import { mailLayout } from '../../../kernel/mail-templates/layout.ts';
+import {
+  sampleValues as sampleCatalogValues,
+  type TemplateCatalog,
+  type TemplateVariable,
+} from '../../../kernel/mail-templates/liquid.ts';
 import type { EmailTemplateKind } from './email-templates.table.ts';
 
-export interface TemplateVariable {
-  name: string;
-  description: string;
-  /** Must appear in the body of every template of the kind. */
-  required: boolean;
-  /** The sample value used by previews and the default rendering. */
-  example: string | number;
-}
-
-export interface DefaultTemplate {
+export interface DefaultTemplate extends TemplateCatalog {
   kind: EmailTemplateKind;
   subject: string;
   body: string;
@@ -74,65 +65,15 @@ interface Copy {
 
 /** The shared layout around one kind's copy (Liquid source; copy may contain Liquid too). */
 function layout(copy: Copy): string {
-  const font = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
-  return `<!DOCTYPE html>
-<html lang="en" xmlns="http://www.w3.org/1999/xhtml">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="x-apple-disable-message-reformatting">
-<meta name="color-scheme" content="light">
-<title>${copy.title}</title>
-</head>
-<body style="margin:0;padding:0;background-color:#f3f4f6;">
-<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;line-height:1px;color:#f3f4f6;opacity:0;" data-preheader>${copy.preheader}</div>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
-<tr>
-<td align="center" style="padding:32px 16px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background-color:#ffffff;border-radius:8px;">
-<tr>
-<td style="padding:32px 40px 8px 40px;${font}font-size:14px;line-height:20px;color:#4b5563;font-weight:600;letter-spacing:0.02em;">{{ project_name }}</td>
-</tr>
-<tr>
-<td style="padding:8px 40px 0 40px;">
-<h1 style="margin:0;${font}font-size:24px;line-height:32px;color:#1f2937;font-weight:700;">${copy.heading}</h1>
-</td>
-</tr>
-<tr>
-<td style="padding:16px 40px 0 40px;${font}font-size:16px;line-height:24px;color:#1f2937;">
-<p style="margin:0;">${copy.intro}</p>
-</td>
-</tr>
-<tr>
-<td align="left" style="padding:24px 40px;">
-<table role="presentation" cellpadding="0" cellspacing="0" border="0">
-<tr>
-<td align="center" bgcolor="#2563eb" style="border-radius:6px;background-color:#2563eb;">
-<a href="{{ action_url }}" target="_blank" style="display:inline-block;padding:12px 24px;${font}font-size:16px;line-height:24px;color:#ffffff;font-weight:600;text-decoration:none;border-radius:6px;">${copy.button}</a>
-</td>
-</tr>
-</table>
-</td>
-</tr>
-<tr>
-<td style="padding:0 40px;${font}font-size:14px;line-height:20px;color:#4b5563;">
-<p style="margin:0 0 8px 0;">${copy.outro}</p>
-<p style="margin:0 0 8px 0;">If the button does not work, copy this link into your browser:</p>
-<p style="margin:0;word-break:break-all;"><a href="{{ action_url }}" style="color:#1d4ed8;text-decoration:underline;">{{ action_url }}</a></p>
-</td>
-</tr>
-<tr>
-<td style="padding:24px 40px 32px 40px;${font}font-size:12px;line-height:18px;color:#4b5563;">
-<p style="margin:0;border-top:1px solid #e5e7eb;padding-top:16px;">This message was sent to {{ email }} by {{ project_name }}. If you did not expect it, you can ignore it.</p>
-</td>
-</tr>
-</table>
-</td>
-</tr>
-</table>
-</body>
-</html>
-`;
+  return mailLayout({
+    ...copy,
+    lang: 'en',
+    header: '{{ project_name }}',
+    button: { label: copy.button, variable: 'action_url' },
+    fallback: 'If the button does not work, copy this link into your browser:',
+    footer:
+      'This message was sent to {{ email }} by {{ project_name }}. If you did not expect it, you can ignore it.',
+  });
 }
 
 const EXPIRY = 'This link expires in {{ expires_in_minutes }} minutes.';
@@ -195,5 +136,5 @@ export const DEFAULT_TEMPLATES: Record<EmailTemplateKind, DefaultTemplate> = {
 
 /** The sample values of a kind's variables. */
 export function sampleValues(kind: EmailTemplateKind): Record<string, string | number> {
-  return Object.fromEntries(DEFAULT_TEMPLATES[kind].variables.map((v) => [v.name, v.example]));
+  return sampleCatalogValues(DEFAULT_TEMPLATES[kind]);
 }

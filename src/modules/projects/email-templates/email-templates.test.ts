@@ -247,7 +247,7 @@ describe('e-mail templates', () => {
       );
     });
 
-    // The render limits (email-templates.render.ts) stop these: they answer at all, and with a
+    // The render limits (kernel/mail-templates/liquid.ts) stop these: they answer at all, and with a
     // field error, instead of hanging the request or exhausting memory.
     it('refuses hostile templates (huge loops, nested loops, huge output)', async () => {
       const hostile = [

@@ -1,6 +1,7 @@
 /**
- * Rendering and validation of e-mail templates with LiquidJS, configured so that a template
- * written by a project admin can neither reach the file system nor hang or exhaust the service:
+ * Rendering and validation of e-mail templates with LiquidJS (the projects' templates and the
+ * events' mails), configured so that a template written by an organiser or a project admin can
+ * neither reach the file system nor hang or exhaust the service:
  *
  * - no file system: the partial tags (`include`, `render`, `layout`, `block`) are removed, and the
  *   engine looks templates up in an empty in-memory map (`templates: {}`) should any remain;
@@ -12,13 +13,32 @@
  *   (what ranges, loops and filters may allocate), plus a cap on the rendered size.
  *
  * An override is validated on save: it must parse, use only the kind's declared variables, use
- * `action_url` in the body, and render with the sample values within the limits.
+ * each of its required variables (a kind's link) in the body, and render with the sample values
+ * within the limits. What a kind declares is its `TemplateCatalog`, given by the feature that owns it.
  */
 import { convert, type HtmlToTextOptions } from 'html-to-text';
 import { Liquid, type Template } from 'liquidjs';
-import { AppError, type FieldError, validationError } from '../../../kernel/http/errors.ts';
-import { DEFAULT_TEMPLATES, sampleValues } from './email-templates.defaults.ts';
-import type { EmailTemplateKind } from './email-templates.table.ts';
+import { AppError, type FieldError, validationError } from '../http/errors.ts';
+
+export interface TemplateVariable {
+  name: string;
+  description: string;
+  /** Must appear in the body of every template of the kind. */
+  required: boolean;
+  /** The sample value used by previews and the default rendering. */
+  example: string | number;
+}
+
+/** What one kind of template declares: its name (for messages) and its variables. */
+export interface TemplateCatalog {
+  kind: string;
+  variables: TemplateVariable[];
+}
+
+/** The sample values of a kind's variables. */
+export function sampleValues(catalog: TemplateCatalog): Record<string, string | number> {
+  return Object.fromEntries(catalog.variables.map((v) => [v.name, v.example]));
+}
 
 export const LIMITS = {
   /** Characters a template may have (the body is capped at 100 KiB by the schema too). */
@@ -75,6 +95,7 @@ function checkPart(
   field: 'subject' | 'body',
   source: string,
   declared: Set<string>,
+  required: readonly string[],
   fields: FieldError[],
 ): Template[] | undefined {
   let templates: Template[];
@@ -98,35 +119,38 @@ function checkPart(
       message: `uses unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; allowed: ${[...declared].join(', ')}`,
     });
   }
-  if (field === 'body' && !used.includes('action_url')) {
-    fields.push({ field, message: 'must use the variable action_url ({{ action_url }})' });
+  if (field === 'body') {
+    for (const name of required.filter((name) => !used.includes(name))) {
+      fields.push({ field, message: `must use the variable ${name} ({{ ${name} }})` });
+    }
   }
   return templates;
 }
 
 /**
- * Validates a template of `kind` (an override, or the subject/body of a preview): parse errors,
- * unknown variables and a missing `action_url` are a 400 VALIDATION_ERROR naming `subject` or
+ * Validates a template of a kind (an override, or the subject/body of a preview): parse errors,
+ * unknown variables and a missing required variable are a 400 VALIDATION_ERROR naming `subject` or
  * `body`; so is a template that cannot render its sample values within the limits.
  */
-export async function validateTemplate(kind: EmailTemplateKind, source: TemplateSource): Promise<void> {
-  const declared = new Set(DEFAULT_TEMPLATES[kind].variables.map((variable) => variable.name));
+export async function validateTemplate(catalog: TemplateCatalog, source: TemplateSource): Promise<void> {
+  const declared = new Set(catalog.variables.map((variable) => variable.name));
+  const required = catalog.variables.filter((v) => v.required).map((v) => v.name);
   const fields: FieldError[] = [];
-  checkPart(plainEngine, 'subject', source.subject, declared, fields);
-  checkPart(htmlEngine, 'body', source.body, declared, fields);
+  checkPart(plainEngine, 'subject', source.subject, declared, [], fields);
+  checkPart(htmlEngine, 'body', source.body, declared, required, fields);
   if (fields.length > 0) throw validationError(fields, 'The e-mail template is not valid');
-  await renderTemplate(kind, source, sampleValues(kind));
+  await renderTemplate(catalog, source, sampleValues(catalog));
 }
 
 /** Refuses variable names the kind does not declare (`variables.<name>`). */
-export function checkVariables(kind: EmailTemplateKind, variables: Variables): void {
-  const declared = new Set(DEFAULT_TEMPLATES[kind].variables.map((variable) => variable.name));
+export function checkVariables(catalog: TemplateCatalog, variables: Variables): void {
+  const declared = new Set(catalog.variables.map((variable) => variable.name));
   const unknown = Object.keys(variables).filter((name) => !declared.has(name));
   if (unknown.length > 0) {
     throw validationError(
       unknown.map((name) => ({
         field: `variables.${name}`,
-        message: `is not a variable of the ${kind} template; allowed: ${[...declared].join(', ')}`,
+        message: `is not a variable of the ${catalog.kind} template; allowed: ${[...declared].join(', ')}`,
       })),
     );
   }
@@ -157,12 +181,12 @@ async function renderPart(
  * (so `{% if inviter_email %}` and `| default:` work); an undeclared one is refused at validation.
  */
 export async function renderTemplate(
-  kind: EmailTemplateKind,
+  catalog: TemplateCatalog,
   source: TemplateSource,
   variables: Variables,
 ): Promise<RenderedEmail> {
   const values = {
-    ...Object.fromEntries(DEFAULT_TEMPLATES[kind].variables.map((v) => [v.name, ''])),
+    ...Object.fromEntries(catalog.variables.map((v) => [v.name, ''])),
     ...variables,
   };
   const subject = (await renderPart(plainEngine, 'subject', source.subject, values))

@@ -1,0 +1,36 @@
+/**
+ * The mails an event sends to people (docs/mail.md) as a family of templates: built-in defaults in three
+ * languages (event-mails.defaults.ts) and the overrides an event's owner and admins write. The features
+ * that send a kind render it here (`renderEventMail`), in the recipient's language.
+ */
+import type { Executor } from '../../../kernel/db/client.ts';
+import type { RenderedEmail, Variables } from '../../../kernel/mail-templates/liquid.ts';
+import { TemplateOverrides } from '../../../kernel/mail-templates/overrides.service.ts';
+import type { Language } from '../../../kernel/pages/language.ts';
+import { MAIL_KINDS, type MailKind } from '../../mail/index.ts';
+import { requireEventRole } from '../events/index.ts';
+import { overrideStore } from './email-templates.repository.ts';
+import { defaultMail } from './event-mails.defaults.ts';
+
+export const eventTemplates = new TemplateOverrides<MailKind>({
+  kinds: MAIL_KINDS,
+  defaultOf: defaultMail,
+  store: overrideStore,
+  requireManager: async (db, eventId, actor) => {
+    await requireEventRole(db, eventId, actor, 'admin');
+  },
+});
+
+/**
+ * Renders the event's effective template of `kind` in `language` (`language` is a variable too, for
+ * overrides that branch on it). A mail without an event (none today) uses the default.
+ */
+export function renderEventMail(
+  db: Executor,
+  eventId: string,
+  kind: MailKind,
+  language: Language,
+  variables: Variables,
+): Promise<RenderedEmail> {
+  return eventTemplates.render(db, eventId, kind, language, { ...variables, language });
+}

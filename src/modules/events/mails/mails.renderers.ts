@@ -1,0 +1,223 @@
+/**
+ * What each mail an event sends says (docs/mail.md): the renderer of every kind, registered with the
+ * mail module by index.ts. A mail's outbox row names what it is about (a registration, a signature
+ * request, a certificate, an invitation); its renderer reads that as it is when the mail is sent,
+ * fills the kind's variables, renders the event's effective template in the recipient's language
+ * (email-templates/) and adds the attachments: the badge's QR code as an inline image and an `.ics`
+ * for a registration, the PDF for a certificate.
+ */
+import { findActorById } from '../../../kernel/auth/actors.repository.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import type { Language } from '../../../kernel/pages/language.ts';
+import { open } from '../../../kernel/secret-box.ts';
+import type { MailAttachment, MailKind, MailRenderer, OutboxMail, RenderedMail } from '../../mail/index.ts';
+import { type BadgeCodes, findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
+import { type CertificateDocuments, findCertificate, verifyUrlOf } from '../certificates/index.ts';
+import { BADGE_QR_CID, renderEventMail, roleName } from '../email-templates/index.ts';
+import { findEventWithRole } from '../events/index.ts';
+import { findInvitationForMail } from '../invitations/index.ts';
+import { formatDay, formatMoment, formatMoney, formatSpan } from '../page-messages.ts';
+import { findRegistration, type RegistrationRow } from '../registrations/index.ts';
+import { findRequest, signUrl } from '../signatures/index.ts';
+import { findTicketType } from '../tickets/index.ts';
+import { badgeQrPng, calendarFile } from './mails.attachments.ts';
+import { ticketStatusText } from './mails.words.ts';
+
+export interface MailsContext {
+  db: Database;
+  publicBaseUrl: string;
+  secretsKey: Buffer;
+  badgeCodes: BadgeCodes;
+  certificatePdfs: CertificateDocuments;
+}
+
+/** A mail whose subject is gone (deleted since it was queued) cannot be written: it fails for good. */
+class MailSubjectGone extends Error {
+  constructor(what: string) {
+    super(`${what} of this mail no longer exists`);
+  }
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new MailSubjectGone(what);
+  return value;
+}
+
+const idIn = (mail: OutboxMail, key: string) => String(mail.data[key] ?? '');
+
+async function render(
+  ctx: MailsContext,
+  mail: OutboxMail,
+  variables: Record<string, string>,
+  attachments: MailAttachment[] = [],
+): Promise<RenderedMail> {
+  const rendered = await renderEventMail(ctx.db, mail.eventId ?? '', mail.kind, mail.language, variables);
+  return { ...rendered, attachments };
+}
+
+/** The holder, edition and ticket of a registration, as its two mails show them. */
+async function registrationFacts(ctx: MailsContext, registration: RegistrationRow, language: Language) {
+  const [edition, ticket, holder] = await Promise.all([
+    findEditionNames(ctx.db, registration.edition_id),
+    findTicketType(ctx.db, registration.ticket_type_id),
+    findActorById(ctx.db, registration.user_id),
+  ]);
+  const names = required(edition, 'The edition');
+  const paid = registration.intent_id !== null && ticket !== undefined && ticket.price_cents > 0;
+  return {
+    names,
+    ticket: required(ticket, 'The ticket type'),
+    variables: {
+      recipient_name: holder?.name ?? holder?.email ?? '',
+      event_name: names.event_name,
+      edition_name: names.edition_name,
+      ticket_name: ticket?.name ?? '',
+      amount:
+        paid && ticket.currency !== null ? formatMoney(ticket.price_cents, ticket.currency, language) : '',
+    },
+  };
+}
+
+const registrationConfirmed =
+  (ctx: MailsContext): MailRenderer =>
+  async (mail) => {
+    const registration = required(
+      await findRegistration(ctx.db, idIn(mail, 'registration_id')),
+      'The registration',
+    );
+    const { names, variables } = await registrationFacts(ctx, registration, mail.language);
+    const badge = required(await findEmissionOfRegistration(ctx.db, registration.id), 'The badge');
+    const badgeUrl = ctx.badgeCodes.urlOf(badge.id);
+    const venue = [names.location_name, names.location_description].filter(Boolean).join(', ');
+    const attachments: MailAttachment[] = [
+      {
+        filename: 'badge-qr.png',
+        contentType: 'image/png',
+        content: await badgeQrPng(badgeUrl),
+        cid: BADGE_QR_CID,
+      },
+      {
+        filename: 'event.ics',
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: calendarFile({
+          id: `${registration.id}@${new URL(ctx.publicBaseUrl).hostname}`,
+          summary: `${names.edition_name} (${names.event_name})`,
+          startsAt: names.starts_at,
+          endsAt: names.ends_at,
+          location: venue,
+          url: badgeUrl,
+          description: badgeUrl,
+        }),
+      },
+    ];
+    return render(
+      ctx,
+      mail,
+      {
+        ...variables,
+        badge_url: badgeUrl,
+        dates: formatSpan(names.starts_at, names.ends_at, mail.language),
+        starts_at: formatMoment(names.starts_at, mail.language),
+        venue,
+        payment_reference: variables.amount === '' ? '' : (registration.intent_id ?? ''),
+      },
+      attachments,
+    );
+  };
+
+const refundIssued =
+  (ctx: MailsContext): MailRenderer =>
+  async (mail) => {
+    const registration = required(
+      await findRegistration(ctx.db, idIn(mail, 'registration_id')),
+      'The registration',
+    );
+    const { variables } = await registrationFacts(ctx, registration, mail.language);
+    return render(ctx, mail, {
+      ...variables,
+      reason: registration.status_reason ?? '',
+      ticket_status: ticketStatusText(registration.status, mail.language),
+    });
+  };
+
+const signatureRequest =
+  (ctx: MailsContext): MailRenderer =>
+  async (mail) => {
+    const request = required(await findRequest(ctx.db, idIn(mail, 'request_id')), 'The signature request');
+    const [edition, requester] = await Promise.all([
+      findEditionNames(ctx.db, request.edition_id),
+      findActorById(ctx.db, request.created_by),
+    ]);
+    const names = required(edition, 'The edition');
+    const token = open(ctx.secretsKey, idIn(mail, 'token'));
+    return render(ctx, mail, {
+      sign_url: signUrl(ctx.publicBaseUrl, token),
+      requester: requester?.name ?? requester?.email ?? '',
+      deadline: formatMoment(request.expires_at, mail.language),
+      recipient_name: request.signatory_name,
+      event_name: names.event_name,
+      edition_name: names.edition_name,
+    });
+  };
+
+const certificateIssued =
+  (ctx: MailsContext): MailRenderer =>
+  async (mail) => {
+    const certificate = required(
+      await findCertificate(ctx.db, idIn(mail, 'certificate_id')),
+      'The certificate',
+    );
+    const { pdf } = await ctx.certificatePdfs.documentOf(certificate);
+    return render(
+      ctx,
+      mail,
+      {
+        verify_url: verifyUrlOf(ctx.publicBaseUrl, certificate.verification_code),
+        certificate_name: certificate.template_name,
+        issued_at: formatDay(certificate.issued_at, mail.language),
+        recipient_name: certificate.holder_name ?? certificate.holder_email,
+        event_name: certificate.event_name,
+        edition_name: certificate.edition_name,
+      },
+      [
+        {
+          filename: `certificate-${certificate.verification_code}.pdf`,
+          contentType: 'application/pdf',
+          content: pdf,
+        },
+      ],
+    );
+  };
+
+const eventInvitation =
+  (ctx: MailsContext): MailRenderer =>
+  async (mail) => {
+    const eventId = mail.eventId ?? '';
+    const invitation = required(
+      await findInvitationForMail(ctx.db, eventId, idIn(mail, 'invitation_id')),
+      'The invitation',
+    );
+    const [event, inviter] = await Promise.all([
+      findEventWithRole(ctx.db, eventId, undefined),
+      findActorById(ctx.db, invitation.invited_by),
+    ]);
+    return render(ctx, mail, {
+      sign_in_url: `${ctx.publicBaseUrl}/auth/sign-in?return_to=${encodeURIComponent('/me')}`,
+      inviter: inviter?.name ?? inviter?.email ?? '',
+      role: roleName(invitation.role, mail.language),
+      expires_at: formatDay(invitation.expires_at, mail.language),
+      email: invitation.email,
+      event_name: required(event, 'The event').event.name,
+    });
+  };
+
+/** Every kind's renderer, made with the context they read from. */
+export function eventMailRenderers(ctx: MailsContext): Record<MailKind, MailRenderer> {
+  return {
+    signature_request: signatureRequest(ctx),
+    registration_confirmed: registrationConfirmed(ctx),
+    refund_issued: refundIssued(ctx),
+    certificate_issued: certificateIssued(ctx),
+    event_invitation: eventInvitation(ctx),
+  };
+}
