@@ -155,11 +155,16 @@ export function startedBy<T extends { t: TestApp }>(start: () => Promise<T>): ()
 }
 
 /**
- * The team of the enclosing `describe` (see `startedBy`). The app and users returned stand for the
+ * The team of the enclosing `describe` (see `startedBy`), its app made with `env` and `options` over the
+ * test defaults. The app and users returned stand for the
  * started ones, each property read when used: destructure them at once, use them in hooks and tests.
  */
-export function useTeam(): Team {
-  const current = startedBy(() => startTeam());
+export function useTeam(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: TestAppOptions = {},
+): Team {
+  // `env` may be a function: read when the app starts, after earlier `before` hooks (a mail server's URL).
+  const current = startedBy(() => startTeam(typeof env === 'function' ? env() : env, options));
   return {
     t: lateBound(() => current().t),
     owner: lateBound(() => current().owner),

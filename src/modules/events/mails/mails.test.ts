@@ -1,0 +1,172 @@
+/**
+ * The mails people get (docs/mail.md), read back from a real SMTP server on loopback: each kind
+ * reaches the right person in the language of the request that caused it, its link is followed (the
+ * `/sign` link signs, the badge link opens the badge, the verify link verifies), the badge's QR code
+ * is an inline image that decodes to the badge link, the `.ics` parses with DTSTART at the edition's
+ * start, the certificate's PDF reads back; an event's override is what is sent.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import jsQR from 'jsqr';
+import nodeIcal from 'node-ical';
+import { PNG } from 'pngjs';
+import { expectOk } from '../../../../test/assertions.ts';
+import { pdfToText } from '../../../../test/pdf.ts';
+import { type ParsedMail, type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
+import { useTeam } from '../events.fixtures.ts';
+import { PNG_DATA_URL } from '../signatures/signatures.fixtures.ts';
+
+/** The first mail to `to` whose subject matches, waiting for it (the sending runs in the background). */
+async function mailTo(sink: SmtpSink, to: string, subject: RegExp, timeoutMs = 20_000): Promise<ParsedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = sink.mails.find(
+      (mail) => mail.to !== undefined && [mail.to].flat().some((a) => a.text.toLowerCase() === to.toLowerCase()) &&
+        subject.test(mail.subject ?? ''),
+    );
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) {
+      assert.fail(`no mail to ${to} matching ${subject}; got ${sink.mails.map((m) => `${m.subject}`).join(' | ')}`);
+    }
+    await sleep(50);
+  }
+}
+
+/** The path of the first link in the HTML that starts with `base` + `prefix`. */
+function linkIn(html: string, base: string, prefix: string): string {
+  const escaped = `${base}${prefix}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`href="(${escaped}[^"]*)"`).exec(html);
+  assert.ok(match?.[1] !== undefined, `a link to ${prefix}`);
+  return match[1].replaceAll('&amp;', '&').slice(base.length);
+}
+
+describe('the mails people get, through a real SMTP server', () => {
+  let sink: SmtpSink;
+  before(async () => {
+    sink = await startSmtpSink();
+  });
+  after(() => sink.close());
+  const team = useTeam(() => ({ MAIL_URL: sink.url, JOBS_POLL_MS: '50' }));
+  const { t, owner } = team;
+  const certificates = certificateFixtures(() => team);
+
+  it('registration_confirmed: pt-BR, badge link and inline QR of it, an .ics at the start', async () => {
+    const { edition, general } = await certificates.setupAttendance({ startsIn: 24 });
+    const ana = await t.actor('ana', { name: 'Ana Souza' });
+    expectOk(
+      await t.post(`/editions/${edition.id}/registrations`, {
+        token: ana.token,
+        body: { ticket_type_id: general.id },
+        headers: { 'accept-language': 'pt-BR' },
+      }),
+      201,
+    );
+    const mail = await mailTo(sink, ana.email, /Inscrição confirmada/);
+    assert.match(mail.html || '', /<html lang="pt-BR"/);
+    assert.match(mail.text ?? '', /Ana Souza/);
+    assert.match(mail.messageId ?? '', /^<[0-9a-f-]{36}@/);
+    const badgePath = linkIn(mail.html || '', t.baseUrl, '/b/');
+    const badgePage = await t.app.inject({ method: 'GET', url: badgePath, headers: { accept: 'text/html' } });
+    assert.equal(badgePage.statusCode, 200);
+    assert.match(badgePage.body, /Ana Souza/);
+
+    const qr = mail.attachments.find((file) => file.contentId === '<badge-qr>' || file.cid === 'badge-qr');
+    assert.ok(qr !== undefined, 'the QR code is an inline attachment');
+    assert.match(mail.html || '', /src="cid:badge-qr"/);
+    const png = PNG.sync.read(qr.content);
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    assert.equal(decoded?.data, `${t.baseUrl}${badgePath}`);
+
+    const ics = mail.attachments.find((file) => file.filename === 'event.ics');
+    assert.ok(ics !== undefined, 'an .ics is attached');
+    const entries = Object.values(nodeIcal.sync.parseICS(ics.content.toString('utf8'))).filter(
+      (entry) => entry.type === 'VEVENT',
+    ) as nodeIcal.VEvent[];
+    assert.equal(entries.length, 1);
+    assert.equal(new Date(entries[0]!.start).toISOString(), edition.starts_at);
+    assert.equal(new Date(entries[0]!.end).toISOString(), edition.ends_at);
+  });
+
+  it('signature_request: in the requester's language (es), its /sign link opens the page and signs', async () => {
+    const { edition } = await certificates.setupAttendance();
+    const email = `signer-${Date.now()}@example.com`;
+    const request = expectOk(
+      await t.post<{ token: string }>(`/editions/${edition.id}/signature-requests`, {
+        token: owner.token,
+        body: { signatory_name: 'Marta Díaz', signatory_email: email },
+        headers: { 'accept-language': 'es-AR,es;q=0.9' },
+      }),
+      201,
+    );
+    const mail = await mailTo(sink, email, /solicita tu firma/);
+    assert.match(mail.html || '', /<html lang="es"/);
+    const signPath = linkIn(mail.html || '', t.baseUrl, '/sign?token=');
+    assert.equal(new URLSearchParams(signPath.split('?')[1]).get('token'), request.token);
+    const page = await t.app.inject({ method: 'GET', url: signPath, headers: { 'accept-language': 'es' } });
+    assert.equal(page.statusCode, 200);
+    const token = new URLSearchParams(signPath.split('?')[1]).get('token');
+    expectOk(
+      await t.post(`/signature-requests/fulfill?token=${token}`, { body: { image_url: PNG_DATA_URL } }),
+      201,
+    );
+  });
+
+  it('certificate_issued: the PDF attached reads back, the verify link verifies', async () => {
+    const { certificate, holder } = await certificates.certifiedAttendee('Bea Lima');
+    const mail = await mailTo(sink, holder.email, /Your certificate/);
+    const pdf = mail.attachments.find((file) => file.contentType === 'application/pdf');
+    assert.ok(pdf !== undefined, 'the PDF is attached');
+    assert.equal(pdf.content.subarray(0, 5).toString(), '%PDF-');
+    const text = await pdfToText(pdf.content);
+    if (text !== null) assert.match(text, /Bea Lima/);
+    const verifyPath = linkIn(mail.html || '', t.baseUrl, '/verify/');
+    assert.equal(verifyPath, `/verify/${certificate.verification_code}`);
+    const page = await t.app.inject({ method: 'GET', url: verifyPath, headers: { accept: 'text/html' } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Bea Lima/);
+  });
+
+  it('event_invitation: to the invitee, naming the inviter and the role, with a sign-in link', async () => {
+    const { event } = await certificates.setupAttendance();
+    const email = `invitee-${Date.now()}@example.com`;
+    expectOk(await t.post(`/events/${event.id}/invitations`, { token: owner.token, body: { email, role: 'staff' } }), 201);
+    const mail = await mailTo(sink, email, /invited you to/);
+    assert.match(mail.text ?? '', /staff/);
+    const signIn = linkIn(mail.html || '', t.baseUrl, '/auth/sign-in');
+    assert.equal(new URLSearchParams(signIn.split('?')[1]).get('return_to'), '/me');
+  });
+
+  it("an event's override is what is sent, and the log records the mail as sent", async () => {
+    const { event, edition, general } = await certificates.setupAttendance({ startsIn: 24 });
+    expectOk(
+      await t.put(`/events/${event.id}/email-templates/registration_confirmed`, {
+        token: owner.token,
+        body: {
+          subject: 'Ticket for {{ recipient_name }}',
+          body: '<p>{{ edition_name }}: <a href="{{ badge_url }}">badge</a> <img src="cid:badge-qr" alt="QR"></p>',
+        },
+      }),
+    );
+    const cai = await t.actor('cai', { name: 'Cai Wen' });
+    expectOk(await t.post(`/editions/${edition.id}/registrations`, { token: cai.token, body: { ticket_type_id: general.id } }), 201);
+    const mail = await mailTo(sink, cai.email, /Ticket for Cai Wen/);
+    assert.match(mail.text ?? '', /badge/);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const log = expectOk(
+        await t.get<Array<{ to: string; status: string; subject: string | null }>>(
+          `/events/${event.id}/emails?to=${encodeURIComponent(cai.email)}`,
+          { token: owner.token },
+        ),
+      );
+      if (log[0]?.status === 'sent') {
+        assert.equal(log[0].subject, 'Ticket for Cai Wen');
+        break;
+      }
+      assert.ok(Date.now() < deadline, 'the log shows the mail sent');
+      await sleep(50);
+    }
+  });
+});
