@@ -26,6 +26,7 @@ import { checkInRoutes, registrantCheckIns } from './check-ins/index.ts';
 import type { EventsDeps } from './deps.ts';
 import type * as DocumentTasks from './documents.worker.ts';
 import { editionRoutes } from './editions/index.ts';
+import { emailRoutes } from './emails/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { pageRoutes } from './pages/index.ts';
@@ -100,6 +101,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   );
   await app.register(paymentLinkRoutes, deps);
   await app.register(registrationRefundRoutes, deps);
+  await app.register(emailRoutes, deps);
   // Holds end by a job. Intent transitions confirm and refund paid registrations through
   // `onIntentTransition`, wired in src/flows/.
   registerCheckout(registrations);
