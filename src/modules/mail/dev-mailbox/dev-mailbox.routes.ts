@@ -48,11 +48,15 @@ export const devMailboxRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
     { schema: { hide, params: idParams('email_id') } },
     async (request, reply) => {
       const mail = await kept(request.params.email_id);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', MAIL_HTML_CSP)
-        .header('cache-control', 'no-store')
-        .send(mailHtml(mail));
+      return (
+        reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', MAIL_HTML_CSP)
+          // Shown in a frame of the mail's page (the API's DENY stays everywhere else).
+          .header('x-frame-options', 'SAMEORIGIN')
+          .header('cache-control', 'no-store')
+          .send(mailHtml(mail))
+      );
     },
   );
 
