@@ -1,5 +1,5 @@
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../../kernel/db/columns.ts';
+import { timestamptz } from '../../../kernel/db/columns.ts';
 import { emails } from '../outbox/outbox.table.ts';
 
 /** An attachment as the development mailbox keeps it: the bytes in base64. */
@@ -23,7 +23,7 @@ export const devMailbox = pgTable('dev_mailbox', {
   html: text('html').notNull(),
   text: text('text').notNull(),
   attachments: jsonb('attachments').$type<KeptAttachment[]>().notNull().default([]),
-  kept_at: createdAt(),
+  kept_at: timestamptz('kept_at').notNull().defaultNow(),
 });
 
 export type DevMailboxRow = typeof devMailbox.$inferSelect;
