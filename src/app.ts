@@ -32,6 +32,7 @@ import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempote
 import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { acceptInvitationsOf, eventsModule } from './modules/events/index.ts';
+import { createMailer, type Mailer, mailModule } from './modules/mail/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
@@ -62,6 +63,13 @@ export interface AppDeps {
 }
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's mail service (docs/mail.md): tests register renderers and wake it through this. */
+    mailer: Mailer;
+  }
+}
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -165,10 +173,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const jobs = new JobRunner(deps.database.db, app.log as Logger, config.jobsPollMs, config.jobsLeaseMs);
   // The payments core with the listeners of its intent transitions (cross-module flows: src/flows/).
   const payments = createPaymentsWithFlows(deps.database, config, jobs, app.log as Logger);
+  // E-mail to people: the modules that own the kinds register their renderers on it; its sending is
+  // a job kind of the runner above.
+  const mail = createMailer({ db: deps.database.db, config, jobs, log: app.log as Logger });
+  app.decorate('mailer', mail);
 
   await app.register(systemRoutes, { database: deps.database, documents });
-  await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs });
-  await app.register(projectsModule, { db: deps.database.db, config });
+  await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs, mail });
+  await app.register(projectsModule, { db: deps.database.db, config, mail });
+  await app.register(mailModule, { db: deps.database.db, config });
   await app.register(paymentsModule, {
     database: deps.database,
     config,
@@ -181,7 +194,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await scheduleIdempotencySweep(deps.database.db, jobs);
     jobs.start();
   });
-  app.addHook('onClose', () => jobs.stop());
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    // After the jobs: a mail being sent finishes over its connection first.
+    await mail.close();
+  });
 
   return app;
 }

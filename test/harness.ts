@@ -17,6 +17,7 @@ import type { Database } from '../src/kernel/db/client.ts';
 import { uuidv7 } from '../src/kernel/db/ids.ts';
 import { loggerOptions } from '../src/kernel/http/logging.ts';
 import type { ErrorEnvelope, Pagination } from '../src/kernel/http/schemas.ts';
+import type { Mailer } from '../src/modules/mail/index.ts';
 import { documentedReasons } from '../src/system/openapi-components.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -142,6 +143,8 @@ export interface TestApp {
   baseUrl: string;
   db: Database;
   database: TestDatabase;
+  /** The app's mail service: tests register simple renderers of the kinds and wake it (docs/mail.md). */
+  mailer: Mailer;
   /**
    * A new user with a valid token (not yet in the actor directory: see `actor`). `claims` are added
    * to the token (`{ name: 'Ana Souza' }`).
@@ -261,6 +264,7 @@ export async function createTestApp(
     baseUrl: config.publicBaseUrl,
     db: database.handle.db,
     database,
+    mailer: app.mailer,
     user,
     async actor(name, claims) {
       const made = await user(name, claims);

@@ -62,6 +62,28 @@ export interface Config {
     breakerPauseMs: number;
   };
   rateLimitPerMinute: number;
+  /** E-mail to people (docs/mail.md). */
+  mail: {
+    /**
+     * `MAIL_URL`: `smtp://user:pass@host:port` or `smtps://…`. Unset: mail is kept in the development
+     * mailbox (`/dev/mail`) outside production, and is off in production (logged, never sent).
+     */
+    url: string | undefined;
+    /** How mail leaves: through SMTP, into the development mailbox, or not at all. */
+    mode: 'smtp' | 'dev-mailbox' | 'off';
+    /** `MAIL_FROM` (default `Convene <no-reply@localhost>`): the From address. */
+    from: string;
+    /**
+     * `MAIL_RETRY_SCHEDULE` (an addition of this service): seconds before each new attempt after a
+     * temporary failure, the last one repeated (default `30,60,120,300,600,900`).
+     */
+    retryScheduleSeconds: number[];
+    /**
+     * `MAIL_RETRY_FOR_SECONDS` (an addition of this service; default 3600): how long after its creation a
+     * mail is still retried; past it, the next temporary failure is final.
+     */
+    retryForSeconds: number;
+  };
   checkout: {
     /**
      * How long a paid registration holds its seat (docs/reference/checkout.md): `CHECKOUT_HOLD_MINUTES`
@@ -121,6 +143,7 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const DEFAULT_RETRY_SCHEDULE = '0,5,300,1800,7200,18000,36000,50400,72000,86400';
+const DEFAULT_MAIL_RETRY_SCHEDULE = '30,60,120,300,600,900';
 
 // `problem` is what a refused value is told: the variable's name, then this.
 const Whole = (min: number, max: number) =>
@@ -183,6 +206,20 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_BREAKER_FAILURES: Whole(1, 1_000_000),
   WEBHOOK_BREAKER_PAUSE_MS: Whole(1, 86_400_000),
   RATE_LIMIT_PER_MINUTE: Whole(0, 10_000_000),
+  MAIL_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://[^\\s/?#]+\\S*$',
+      problem: 'must be an smtp:// or smtps:// URL (smtp://user:pass@host:port)',
+    }),
+  ),
+  MAIL_FROM: Text(),
+  MAIL_RETRY_SCHEDULE: Type.Optional(
+    Type.Array(Type.Number({ minimum: 0.1, maximum: 3600 }), {
+      minItems: 1,
+      problem: 'must be a comma-separated list of seconds (each from 0.1 to 3600)',
+    }),
+  ),
+  MAIL_RETRY_FOR_SECONDS: Whole(1, 7 * 86400),
   CHECKOUT_HOLD_MINUTES: Whole(5, 120),
   CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
   RECONCILE_AFTER_SECONDS: Whole(0, 86_400),
@@ -314,6 +351,14 @@ export function loadConfig(env: Env = process.env): Config {
       breakerPauseMs: vars.WEBHOOK_BREAKER_PAUSE_MS ?? 30_000,
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 1200,
+    mail: {
+      url: vars.MAIL_URL,
+      mode: vars.MAIL_URL !== undefined ? 'smtp' : isProduction ? 'off' : 'dev-mailbox',
+      from: vars.MAIL_FROM ?? 'Convene <no-reply@localhost>',
+      retryScheduleSeconds:
+        vars.MAIL_RETRY_SCHEDULE ?? (convert('array', DEFAULT_MAIL_RETRY_SCHEDULE) as number[]),
+      retryForSeconds: vars.MAIL_RETRY_FOR_SECONDS ?? 3600,
+    },
     checkout: {
       holdSeconds: vars.CHECKOUT_HOLD_SECONDS ?? (vars.CHECKOUT_HOLD_MINUTES ?? 15) * 60,
       reconcileAfterSeconds: vars.RECONCILE_AFTER_SECONDS ?? 600,

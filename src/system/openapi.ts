@@ -42,6 +42,7 @@ export const TAG_GROUPS: readonly TagGroup[] = [
       { name: 'Jobs', description: 'The progress of background work an operation accepted (202)' },
       { name: 'Signatures', description: 'Signatures collected from signatories by token' },
       { name: 'Pages', description: 'The HTML pages people open (signing, badge, checkout)' },
+      { name: 'Mail', description: 'The mail an event sends: its log, and resending one' },
     ],
   },
   {

@@ -50,6 +50,7 @@ button[aria-disabled=true]{opacity:.7;cursor:progress}
 .notice:empty{display:none}
 .list{list-style:none;padding:0;margin:0}
 .list>li+li{margin-top:1rem}
+.mail-frame{display:block;width:100%;height:70vh;margin:1rem 0;border:1px solid #d1d5db;border-radius:.5rem;background:#fff}
 [hidden]{display:none!important}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 @media (min-width:40rem){main{padding:3rem 1rem}h1{font-size:1.875rem}.pad{height:14rem}}

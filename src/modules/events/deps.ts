@@ -14,6 +14,6 @@ export interface EventsDeps extends ModuleDeps {
   payments: PaymentsPort;
   /** Where the module's background jobs (hold expiry, certificate issuance) are registered. */
   jobs: JobRunner;
-  /** Where the module registers how each of its mails is written (docs/mail.md). */
+  /** The app's mail service: renderers of the event kinds are registered on it (docs/mail.md). */
   mail: Mailer;
 }

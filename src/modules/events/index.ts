@@ -30,6 +30,7 @@ import type { EventsDeps } from './deps.ts';
 import type * as DocumentTasks from './documents.worker.ts';
 import { editionRoutes } from './editions/index.ts';
 import { eventEmailTemplateRoutes } from './email-templates/index.ts';
+import { emailRoutes } from './emails/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { acceptInvitations, invitationRoutes } from './invitations/index.ts';
 import { eventMailRenderers } from './mails/index.ts';
@@ -125,6 +126,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   });
   for (const [kind, render] of Object.entries(renderers)) deps.mail.registerKind(kind as MailKind, render);
   await app.register(registrationRefundRoutes, deps);
+  await app.register(emailRoutes, deps);
   // Holds end by a job. Intent transitions confirm and refund paid registrations through
   // `onIntentTransition`, wired in src/flows/.
   registerCheckout(registrations);

@@ -1,48 +1,38 @@
-// PLACEHOLDER until the mail branch merges (the interface the events module codes against).
-import type { Executor } from '../../kernel/db/client.ts';
+/**
+ * The mail module's public surface (docs/mail.md): the mail service (`createMailer`, one per app,
+ * where the modules owning the kinds register their renderers), `queueMail` for the places that
+ * declare mail, the reads and the resend of the mail log (routed by the events module, which checks
+ * the event's roles), and the plugin of the development mailbox's pages. The module imports no
+ * other module's index: the events module sits above it.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ModuleDeps } from '../../kernel/module.ts';
+import { devMailboxRoutes } from './dev-mailbox/index.ts';
 
-export const MAIL_KINDS = [
-  'signature_request',
-  'registration_confirmed',
-  'refund_issued',
-  'certificate_issued',
-  'event_invitation',
-] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
-export type MailLanguage = 'en' | 'pt-BR' | 'es';
-export interface NewMail {
-  kind: MailKind;
-  to: string;
-  language: MailLanguage;
-  eventId: string | null;
-  data: Record<string, unknown>;
-}
-export function queueMail(_tx: Executor, _mail: NewMail): Promise<{ id: string }> {
-  throw new Error('not merged');
-}
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  content: Buffer;
-  cid?: string;
-}
-export interface RenderedMail {
-  subject: string;
-  html: string;
-  text: string;
-  attachments: MailAttachment[];
-}
-export interface OutboxMail {
-  id: string;
-  kind: MailKind;
-  to: string;
-  language: MailLanguage;
-  eventId: string | null;
-  data: Record<string, unknown>;
-  createdAt: Date;
-}
-export type MailRenderer = (mail: OutboxMail) => Promise<RenderedMail>;
-export interface Mailer {
-  registerKind(kind: MailKind, render: MailRenderer): void;
-  wake(): void;
-}
+export {
+  findLogEntry,
+  listEventMails,
+  MAIL_KINDS,
+  MAIL_STATUSES,
+  type MailAttachment,
+  type MailKind,
+  type MailLanguage,
+  type MailLogEntry,
+  type MailLogFilter,
+  type MailRenderer,
+  type MailStatus,
+  type NewMail,
+  type OutboxMail,
+  queueCopy,
+  queueMail,
+  type RenderedMail,
+} from './outbox/index.ts';
+export { createMailer, type Mailer, redactMailUrl } from './sending/index.ts';
+
+/** The mail module's routes: the development mailbox (`/dev/mail`). */
+export const mailModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, module: 'system' };
+  });
+  await app.register(devMailboxRoutes, deps);
+};

@@ -4,11 +4,17 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleDeps } from '../../kernel/module.ts';
+import type { Mailer } from '../mail/index.ts';
 import { emailTemplateRoutes } from './email-templates/index.ts';
 import { projectMemberRoutes } from './members/index.ts';
 import { projectRoutes } from './projects/index.ts';
 
-export const projectsModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
+export interface ProjectsDeps extends ModuleDeps {
+  /** The app's mail service (docs/mail.md), for the mail the projects will send. */
+  mail: Mailer;
+}
+
+export const projectsModule: FastifyPluginAsync<ProjectsDeps> = async (app, deps) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'projects' };
   });

@@ -20,7 +20,8 @@ describe('event e-mail templates', () => {
   const team = useTeam();
   const { t, owner, admin, staff, outsider } = team;
   const events = eventFixtures(() => team);
-  const url = (eventId: string, kind = '') => `/events/${eventId}/email-templates${kind === '' ? '' : `/${kind}`}`;
+  const url = (eventId: string, kind = '') =>
+    `/events/${eventId}/email-templates${kind === '' ? '' : `/${kind}`}`;
 
   it('lists the five kinds as defaults, each requiring its link, in the language asked for', async () => {
     const event = await events.createTeamEvent();
@@ -63,13 +64,19 @@ describe('event e-mail templates', () => {
     const preview = expectOk(
       await t.post<{ subject: string; html: string; text: string }>(
         `${url(event.id, 'registration_confirmed')}/preview`,
-        { token: admin.token, body: { variables: { recipient_name: '<Lea>' } }, headers: { 'accept-language': 'es' } },
+        {
+          token: admin.token,
+          body: { variables: { recipient_name: '<Lea>' } },
+          headers: { 'accept-language': 'es' },
+        },
       ),
     );
     assert.equal(preview.subject, 'See you at Rust Conf 2027');
     assert.match(preview.html, /Hola &lt;Lea&gt;/);
     assert.match(preview.text, /badge/);
-    const restored = expectOk(await t.delete<Template>(url(event.id, 'registration_confirmed'), { token: owner.token }));
+    const restored = expectOk(
+      await t.delete<Template>(url(event.id, 'registration_confirmed'), { token: owner.token }),
+    );
     assert.equal(restored.source, 'default');
   });
 

@@ -45,7 +45,9 @@ describe('event invitations', () => {
       log.map((mail) => [mail.kind, mail.to]),
       [['event_invitation', email]],
     );
-    const listed = expectOk(await t.get<Invitation[]>(`/events/${event.id}/invitations`, { token: admin.token }));
+    const listed = expectOk(
+      await t.get<Invitation[]>(`/events/${event.id}/invitations`, { token: admin.token }),
+    );
     assert.deepEqual(
       listed.map((item) => item.id),
       [made.id],
@@ -54,10 +56,22 @@ describe('event invitations', () => {
 
   it('refuses by role first: staff 403, an outsider 404 on a draft; only the owner invites an admin', async () => {
     const draft = await events.createTeamEvent({ isDraft: true });
-    expectError(await invite(draft.id, { email: 'x@example.com', role: 'staff' }, staff.token), 403, 'FORBIDDEN');
-    expectError(await invite(draft.id, { email: 'x@example.com', role: 'staff' }, outsider.token), 404, 'NOT_FOUND');
+    expectError(
+      await invite(draft.id, { email: 'x@example.com', role: 'staff' }, staff.token),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await invite(draft.id, { email: 'x@example.com', role: 'staff' }, outsider.token),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await invite(UNKNOWN_ID, { email: 'x@example.com', role: 'staff' }), 404, 'NOT_FOUND');
-    expectError(await invite(draft.id, { email: 'x@example.com', role: 'admin' }, admin.token), 403, 'FORBIDDEN');
+    expectError(
+      await invite(draft.id, { email: 'x@example.com', role: 'admin' }, admin.token),
+      403,
+      'FORBIDDEN',
+    );
     expectOk(await invite(draft.id, { email: 'x@example.com', role: 'admin' }), 201);
   });
 
@@ -74,17 +88,28 @@ describe('event invitations', () => {
 
   it('409 already_member for a member, already_invited while one is pending (any case of the e-mail)', async () => {
     const event = await events.createTeamEvent();
-    const member = expectError(await invite(event.id, { email: staff.email, role: 'staff' }), 409, 'CONFLICT');
+    const member = expectError(
+      await invite(event.id, { email: staff.email, role: 'staff' }),
+      409,
+      'CONFLICT',
+    );
     assert.equal(member.reason, 'already_member');
     expectOk(await invite(event.id, { email: 'Twice@Example.com', role: 'staff' }), 201);
-    const twice = expectError(await invite(event.id, { email: 'twice@example.com', role: 'admin' }), 409, 'CONFLICT');
+    const twice = expectError(
+      await invite(event.id, { email: 'twice@example.com', role: 'admin' }),
+      409,
+      'CONFLICT',
+    );
     assert.equal(twice.reason, 'already_invited');
   });
 
   it('the invitee is a member from their first authenticated request, and the invitation is accepted', async () => {
     const event = await events.createTeamEvent();
     const newcomer = await t.user('Newcomer');
-    const made = expectOk(await invite(event.id, { email: newcomer.email.toUpperCase(), role: 'staff' }), 201);
+    const made = expectOk(
+      await invite(event.id, { email: newcomer.email.toUpperCase(), role: 'staff' }),
+      201,
+    );
     // Their first call to any route records them.
     expectOk(await t.get('/events/mine', { token: newcomer.token }));
     const members = await events.listMembers(owner, event.id);
@@ -120,7 +145,9 @@ describe('event invitations', () => {
     expectOk(await t.get('/events/mine', { token: gone.token }));
     const members = (await events.listMembers(owner, event.id)).map((member) => member.user_id);
     assert.ok(!members.includes(late.userId) && !members.includes(gone.userId));
-    const listed = expectOk(await t.get<Invitation[]>(`/events/${event.id}/invitations`, { token: owner.token }));
+    const listed = expectOk(
+      await t.get<Invitation[]>(`/events/${event.id}/invitations`, { token: owner.token }),
+    );
     assert.equal(listed.find((item) => item.id === expired.id)?.status, 'expired');
     expectError(
       await t.delete(`/events/${event.id}/invitations/${UNKNOWN_ID}`, { token: owner.token }),

@@ -6,8 +6,8 @@
  * start, the certificate's PDF reads back; an event's override is what is sent.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import jsQR from 'jsqr';
 import nodeIcal from 'node-ical';
 import { PNG } from 'pngjs';

@@ -1,0 +1,65 @@
+/**
+ * The shapes of mail that the modules declaring it and the renderers of its kinds share
+ * (docs/mail.md): what is queued (`NewMail`), what a renderer reads (`OutboxMail`) and answers
+ * (`RenderedMail`).
+ */
+import type { Language } from '../../../kernel/pages/language.ts';
+import type { MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';
+
+export type MailKind = (typeof MAIL_KINDS)[number];
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+/** The recipient's language: the pages' languages. */
+export type MailLanguage = Language;
+
+export interface NewMail {
+  kind: MailKind;
+  /** The recipient's address. */
+  to: string;
+  language: MailLanguage;
+  /** The event whose mail log lists it (and whose overrides apply); null for none. */
+  eventId: string | null;
+  /** The kind's JSON payload, rendered at send time by the kind's renderer. */
+  data: Record<string, unknown>;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  /** Set for an inline image: the HTML part shows it as `cid:<cid>`. */
+  cid?: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+  attachments: MailAttachment[];
+}
+
+/** A mail of the outbox as its renderer receives it. */
+export interface OutboxMail {
+  id: string;
+  kind: MailKind;
+  to: string;
+  language: MailLanguage;
+  eventId: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export type MailRenderer = (mail: OutboxMail) => Promise<RenderedMail>;
+
+/** One line of an event's mail log. */
+export interface MailLogEntry {
+  id: string;
+  kind: MailKind;
+  to: string;
+  subject: string | null;
+  status: MailStatus;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  resent_from: string | null;
+}

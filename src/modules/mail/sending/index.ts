@@ -1,0 +1,3 @@
+/** The sending's public surface: the mail service an app creates, and its parts the bench reuses. */
+export { createMailer, type Mailer, type MailerDeps } from './mailer.ts';
+export { classifySendError, redactMailUrl, SendFailure } from './transport.ts';
