@@ -45,6 +45,8 @@ export interface TemplateFamily<K extends string> {
   store: OverrideStore;
   /** Refuses a caller who may not manage the owner's templates (404 or 403, as the owner's rules say). */
   requireManager(db: Database, ownerId: string, actor: Identity): Promise<void>;
+  /** Values every render of the family gets, whatever the caller gives (the events' `language`). */
+  fixedValues?(language: Language): Variables;
 }
 
 export interface EffectiveTemplate {
@@ -98,7 +100,10 @@ export class TemplateOverrides<K extends string> {
     variables: Variables,
   ): Promise<RenderedEmail> {
     const template = await this.effectiveTemplate(db, ownerId, kind, language);
-    return renderTemplate(this.family.defaultOf(kind, language), template, variables);
+    return renderTemplate(this.family.defaultOf(kind, language), template, {
+      ...variables,
+      ...this.family.fixedValues?.(language),
+    });
   }
 
   async list(
@@ -175,6 +180,10 @@ export class TemplateOverrides<K extends string> {
       body: request.body ?? current?.body ?? '',
     };
     if (request.subject !== undefined || request.body !== undefined) await validateTemplate(catalog, source);
-    return renderTemplate(catalog, source, { ...sampleValues(catalog), ...variables });
+    return renderTemplate(catalog, source, {
+      ...sampleValues(catalog),
+      ...variables,
+      ...this.family.fixedValues?.(language),
+    });
   }
 }

@@ -19,12 +19,11 @@ export const eventTemplates = new TemplateOverrides<MailKind>({
   requireManager: async (db, eventId, actor) => {
     await requireEventRole(db, eventId, actor, 'admin');
   },
+  // Overrides serve every language and may branch on it.
+  fixedValues: (language) => ({ language }),
 });
 
-/**
- * Renders the event's effective template of `kind` in `language` (`language` is a variable too, for
- * overrides that branch on it). A mail without an event (none today) uses the default.
- */
+/** Renders the event's effective template of `kind` in `language` (a variable too, for overrides). */
 export function renderEventMail(
   db: Executor,
   eventId: string,
@@ -32,5 +31,5 @@ export function renderEventMail(
   language: Language,
   variables: Variables,
 ): Promise<RenderedEmail> {
-  return eventTemplates.render(db, eventId, kind, language, { ...variables, language });
+  return eventTemplates.render(db, eventId, kind, language, variables);
 }

@@ -113,7 +113,7 @@ describe('event invitations', () => {
     // Their first call to any route records them.
     expectOk(await t.get('/events/mine', { token: newcomer.token }));
     const members = await events.listMembers(owner, event.id);
-    assert.equal(members.find((member) => member.user_id === newcomer.userId)?.role, 'staff');
+    assert.equal(members.find((member) => member.user_id === newcomer.id)?.role, 'staff');
     const [after] = expectOk(
       await t.get<Invitation[]>(`/events/${event.id}/invitations?status=accepted`, { token: owner.token }),
     );
@@ -144,7 +144,7 @@ describe('event invitations', () => {
     expectOk(await t.get('/events/mine', { token: late.token }));
     expectOk(await t.get('/events/mine', { token: gone.token }));
     const members = (await events.listMembers(owner, event.id)).map((member) => member.user_id);
-    assert.ok(!members.includes(late.userId) && !members.includes(gone.userId));
+    assert.ok(!members.includes(late.id) && !members.includes(gone.id));
     const listed = expectOk(
       await t.get<Invitation[]>(`/events/${event.id}/invitations`, { token: owner.token }),
     );
