@@ -234,3 +234,9 @@ export function hostileSignaturePng(size = 614, seed = 1): Buffer {
   }
   return PNG.sync.write(png, { colorType: 6 });
 }
+
+/** The text of the QR code in a PNG image (a badge's QR code, as a mail carries it). */
+export function decodeQrPng(png: Buffer): string {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? '';
+}
