@@ -48,14 +48,13 @@ export function templateFamilyRoutes<P extends string>(
 ): FastifyPluginAsyncTypebox<{ db: Database }> {
   const { overrides, schemas, module, prefix, param, tag, operation, examples } = options;
   const tags = [tag];
-  const path = `${prefix}/email-templates`;
   const head = `${options.access} ${options.kinds}`;
   const ownerOf = (request: FastifyRequest) => (request.params as Record<P, string>)[param];
   const kindOf = (request: FastifyRequest) => (request.params as { kind: string }).kind;
   const languageOf = (request: FastifyRequest): Language => pickLanguage(request.headers['accept-language']);
   return async (app, { db }) => {
     app.get(
-      path,
+      `${prefix}/email-templates`,
       {
         config: { auth: 'required' },
         schema: {
@@ -85,7 +84,7 @@ export function templateFamilyRoutes<P extends string>(
     );
 
     app.get(
-      `${path}/:kind`,
+      `${prefix}/email-templates/:kind`,
       {
         config: { auth: 'required' },
         schema: {
@@ -108,7 +107,7 @@ export function templateFamilyRoutes<P extends string>(
     );
 
     app.put(
-      `${path}/:kind`,
+      `${prefix}/email-templates/:kind`,
       {
         config: { auth: 'required' },
         schema: {
@@ -139,7 +138,7 @@ export function templateFamilyRoutes<P extends string>(
     );
 
     app.delete(
-      `${path}/:kind`,
+      `${prefix}/email-templates/:kind`,
       {
         config: { auth: 'required' },
         schema: {
@@ -170,7 +169,7 @@ export function templateFamilyRoutes<P extends string>(
     );
 
     app.post(
-      `${path}/:kind/preview`,
+      `${prefix}/email-templates/:kind/preview`,
       {
         config: { auth: 'required', bodyOptional: true },
         schema: {
