@@ -11,38 +11,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseICS, type VEvent } from 'node-ical';
 import { expectOk } from '../../../../test/assertions.ts';
 import { decodeQrPng, pdfToText } from '../../../../test/pdf.ts';
-import { type ParsedMail, type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { PNG_DATA_URL } from '../signatures/signatures.fixtures.ts';
-
-/** The first mail to `to` whose subject matches, waiting for it (the sending runs in the background). */
-async function mailTo(sink: SmtpSink, to: string, subject: RegExp, timeoutMs = 20_000): Promise<ParsedMail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = sink.mails.find(
-      (mail) =>
-        mail.to !== undefined &&
-        [mail.to].flat().some((a) => a.text.toLowerCase() === to.toLowerCase()) &&
-        subject.test(mail.subject ?? ''),
-    );
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) {
-      assert.fail(
-        `no mail to ${to} matching ${subject}; got ${sink.mails.map((m) => `${m.subject}`).join(' | ')}`,
-      );
-    }
-    await sleep(50);
-  }
-}
-
-/** The path of the first link in the HTML that starts with `base` + `prefix`. */
-function linkIn(html: string, base: string, prefix: string): string {
-  const escaped = `${base}${prefix}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`href="(${escaped}[^"]*)"`).exec(html);
-  assert.ok(match?.[1] !== undefined, `a link to ${prefix}`);
-  return match[1].replaceAll('&amp;', '&').slice(base.length);
-}
+import { linkIn, mailTo } from './mails.fixtures.ts';
 
 describe('the mails people get, through a real SMTP server', () => {
   let sink: SmtpSink;

@@ -1,0 +1,47 @@
+/**
+ * The mails of a paid registration (docs/mail.md), through the Mercado Pago simulator and a real SMTP
+ * server: the confirmation carries what was paid and the payment reference, and a refund tells the
+ * holder the amount, the organiser's reason and what happened to the ticket.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { expectOk } from '../../../../test/assertions.ts';
+import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { checkoutHelpers, useCheckoutBench } from '../registrations/checkout.fixtures.ts';
+import { mailTo } from './mails.fixtures.ts';
+
+describe('the mails of a paid registration', () => {
+  let sink: SmtpSink;
+  before(async () => {
+    sink = await startSmtpSink();
+  });
+  after(() => sink.close());
+  const bench = useCheckoutBench({
+    get MAIL_URL() {
+      return sink.url;
+    },
+  });
+  const fx = checkoutHelpers(bench);
+
+  it('registration_confirmed shows the amount and the payment reference; refund_issued the refund', async () => {
+    const { registration, payer } = await fx.paidRegistration();
+    const confirmed = await mailTo(sink, payer.email, /You are registered/);
+    assert.match(confirmed.text ?? '', /R\$\s?50\.50/);
+    assert.ok(
+      (confirmed.text ?? '').includes(registration.intent_id ?? 'no intent'),
+      'the payment reference',
+    );
+
+    const { t, admin } = bench();
+    expectOk(
+      await t.post(`/registrations/${registration.id}/refund`, {
+        token: admin.token,
+        body: { reason: 'Workshop cancelled' },
+      }),
+    );
+    const refund = await mailTo(sink, payer.email, /Refund issued/);
+    assert.match(refund.text ?? '', /R\$\s?50\.50 was refunded/);
+    assert.match(refund.text ?? '', /Workshop cancelled/);
+    assert.match(refund.text ?? '', /no longer admits you/);
+  });
+});
