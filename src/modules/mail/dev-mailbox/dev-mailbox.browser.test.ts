@@ -50,7 +50,7 @@ describe('the development mailbox in a browser', () => {
     const image = frame.locator('img[alt="logo"]');
     await image.waitFor();
     assert.equal(
-      await image.evaluate((element) => (element as HTMLImageElement).naturalWidth),
+      await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth),
       1,
       'the inline image loaded from its attachment',
     );
