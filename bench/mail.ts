@@ -95,7 +95,11 @@ export async function runMail(): Promise<number> {
       'mail-sender',
       // The heap cap of `npm start` (package.json); serviceArgs() reads the flags before an
       // `--import` that the start script no longer has.
-      ['--max-old-space-size=512', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'test/process-fixtures/mail-sender.ts'],
+      [
+        '--max-old-space-size=512',
+        ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+        'test/process-fixtures/mail-sender.ts',
+      ],
       serviceEnv(databaseUrl, servicePort, signer.publicJwks, {
         MAIL_URL: sink.url,
         JOBS_POLL_MS: '50',
