@@ -11,8 +11,9 @@
  * - `attendance` (bench/attendance.ts): check-ins at 200 scans/s, then 5,000 certificates issued.
  * - `scale` (bench/webhooks-scale.ts): delivery against the database's ceiling, slow and failing
  *   subscribers, one worker process against two (issue 17).
+ * - `mail` (bench/mail.ts): mail through the outbox against nodemailer alone, to one SMTP server.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: all six).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all seven).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -24,6 +25,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   checkout: async () => (await import('./checkout.ts')).runCheckout(),
   attendance: async () => (await import('./attendance.ts')).runAttendance(),
   scale: async () => (await import('./webhooks-scale.ts')).runScale(),
+  mail: async () => (await import('./mail.ts')).runMail(),
 };
 
 async function main(): Promise<number> {

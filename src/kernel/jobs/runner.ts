@@ -2,8 +2,11 @@
  * The background job runner: modules register a handler per job kind (`registerJobKind`), schedule
  * jobs inside their own transactions (`scheduleJob`), and every service process runs one runner.
  * Jobs are claimed in small batches under a lease long enough for a provider call (10 s deadline)
- * plus a margin; a process that dies mid-job leaves its claim to expire and any process takes the
- * job again, so handlers are written to be run more than once (each re-reads and re-checks state).
+ * plus a margin, and start as soon as they are claimed; a process that dies mid-job leaves its
+ * claim to expire and any process takes the job again, so handlers are written to be run more than
+ * once (each re-reads and re-checks state). Up to MAX_IN_FLIGHT jobs run at once in one process: a
+ * new batch is claimed as soon as there is room for it, not when the slowest job of the last batch
+ * ends (a burst of mail, each job an SMTP exchange, no longer waits on the slowest of ten).
  *
  * A handler answers nothing (done), or `{ retryInSeconds }` to look again later (a payment still
  * pending at the provider). A thrown error retries with exponential backoff (5 s doubling, at most
@@ -19,6 +22,7 @@ export type JobResult = undefined | { retryInSeconds: number };
 export type JobHandler = (job: ClaimedJob) => Promise<JobResult>;
 
 const BATCH = 10;
+const MAX_IN_FLIGHT = 32;
 const MAX_ATTEMPTS = 12;
 const MAX_BACKOFF_SECONDS = 3600;
 
@@ -33,6 +37,9 @@ export class JobRunner {
   private ticking: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Jobs claimed and still running, and whether the last claim left due jobs behind. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private more = false;
 
   constructor(
     private readonly db: Database,
@@ -87,16 +94,24 @@ export class JobRunner {
     this.running = false;
     clearTimeout(this.timer);
     await this.ticking;
+    await Promise.all(this.inFlight);
   }
 
   private async tick(): Promise<void> {
     let next = this.pollMs;
     try {
-      for (;;) {
+      this.more = false;
+      while (this.running) {
+        const room = Math.min(BATCH, MAX_IN_FLIGHT - this.inFlight.size);
+        if (room <= 0) {
+          // Full: a job that ends makes room and wakes the runner (track).
+          this.more = true;
+          break;
+        }
         const claimId = uuidv7();
-        const claimed = await claimDueJobs(this.db, claimId, BATCH, this.leaseMs);
-        await Promise.all(claimed.map((job) => this.run(job, claimId)));
-        if (claimed.length < BATCH || !this.running) break;
+        const claimed = await claimDueJobs(this.db, claimId, room, this.leaseMs);
+        for (const job of claimed) this.track(this.run(job, claimId));
+        if (claimed.length < room) break;
       }
       const seconds = await secondsToNextJob(this.db);
       if (seconds !== null) next = Math.max(10, Math.min(this.pollMs, seconds * 1000));
@@ -104,9 +119,22 @@ export class JobRunner {
       if (this.running) this.log.error({ err: error }, 'job runner: claim failed');
     }
     if (this.running) {
+      clearTimeout(this.timer);
       this.timer = setTimeout(() => this.wake(), next);
       this.timer.unref();
     }
+  }
+
+  /** Follows a running job; once there is room for a batch again, claims more if some were left. */
+  private track(running: Promise<void>): void {
+    this.inFlight.add(running);
+    void running.finally(() => {
+      this.inFlight.delete(running);
+      if (this.more && this.inFlight.size <= MAX_IN_FLIGHT - BATCH) {
+        this.more = false;
+        this.wake();
+      }
+    });
   }
 
   private async run(job: ClaimedJob, claimId: string): Promise<void> {

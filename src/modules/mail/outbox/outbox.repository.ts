@@ -4,13 +4,13 @@
  * claim keeps one process on a mail, and the sending timeouts end an attempt well inside the lease.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../../kernel/db/client.ts';
+import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { MailKind, MailLanguage, MailLogEntry, MailStatus, NewMail, OutboxMail } from './mail.types.ts';
-import { type EmailRow, emailAttempts, emails } from './outbox.table.ts';
+import { type EmailRow, emails } from './outbox.table.ts';
 
 /** The background job kind that sends one mail; its key is the mail's id. */
 export const SEND_JOB = 'mail.send';
@@ -55,25 +55,21 @@ export async function findOutboxMail(db: Executor, id: string): Promise<OutboxRo
   };
 }
 
-/** Records that attempt `number` starts: before the message leaves, so a crash mid-send shows. */
+/**
+ * Records that attempt `number` starts: before the message leaves, so a crash mid-send shows. One
+ * statement (the attempt's insert in a CTE), as every write of the send path: a round trip each.
+ */
 export async function startAttempt(
-  db: Database,
+  db: Executor,
   id: string,
   number: number,
   fields: { subject: string; messageId: string },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(emailAttempts).values({ email_id: id, number });
-    await tx
-      .update(emails)
-      .set({
-        attempts: number,
-        subject: fields.subject,
-        message_id: fields.messageId,
-        updated_at: new Date(),
-      })
-      .where(eq(emails.id, id));
-  });
+  await db.execute(sql`
+    with attempt as (insert into email_attempts (email_id, number) values (${id}, ${number}))
+    update emails
+    set attempts = ${number}, subject = ${fields.subject}, message_id = ${fields.messageId}, updated_at = now()
+    where id = ${id}`);
 }
 
 export interface AttemptOutcome {
@@ -84,39 +80,32 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records how attempt `number` ended and what it makes of the mail: `sent` when accepted, `failed`
- * when `final`, still `queued` otherwise (its job looks again later).
+ * Records how attempt `number` ended and what it makes of the mail, in one statement: `sent` when
+ * accepted, `failed` when `final`, still `queued` otherwise (its job looks again later). A sent
+ * mail keeps the last error it met, as its history.
  */
 export async function finishAttempt(
-  db: Database,
+  db: Executor,
   id: string,
   number: number,
   result: AttemptOutcome & { final: boolean; lastError?: string },
 ): Promise<void> {
   const accepted = result.outcome === 'accepted';
-  await db.transaction(async (tx) => {
-    await tx
-      .update(emailAttempts)
-      .set({
-        outcome: result.outcome,
-        smtp_code: result.smtpCode,
-        response: result.response.slice(0, 1000),
-        finished_at: new Date(),
-      })
-      .where(and(eq(emailAttempts.email_id, id), eq(emailAttempts.number, number)));
-    await tx
-      .update(emails)
-      .set(
-        accepted
-          ? { status: 'sent', sent_at: new Date(), updated_at: new Date() }
-          : {
-              status: result.final ? 'failed' : 'queued',
-              last_error: (result.lastError ?? result.response).slice(0, 1000),
-              updated_at: new Date(),
-            },
-      )
-      .where(eq(emails.id, id));
-  });
+  const status = accepted ? 'sent' : result.final ? 'failed' : 'queued';
+  const lastError = accepted ? null : (result.lastError ?? result.response).slice(0, 1000);
+  await db.execute(sql`
+    with attempt as (
+      update email_attempts
+      set outcome = ${result.outcome}, smtp_code = ${result.smtpCode},
+          response = ${result.response.slice(0, 1000)}, finished_at = now()
+      where email_id = ${id} and number = ${number}
+    )
+    update emails
+    set status = ${status},
+        sent_at = case when ${accepted} then now() else sent_at end,
+        last_error = coalesce(${lastError}, last_error),
+        updated_at = now()
+    where id = ${id}`);
 }
 
 /**

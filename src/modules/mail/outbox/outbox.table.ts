@@ -11,7 +11,6 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
-import { events } from '../../events/events/events.table.ts';
 
 export const MAIL_KINDS = [
   'signature_request',
@@ -27,13 +26,14 @@ export const ATTEMPT_OUTCOMES = ['accepted', 'temporary', 'permanent'] as const;
  * The outbox (docs/mail.md): one row per mail, written in the transaction of the change that causes
  * it and sent by the `mail.send` job. `data` is the kind's payload, rendered when the mail is sent;
  * `subject` is filled in by the first rendering, for the log. `event_id` names the event whose log
- * lists the mail; a deleted event leaves its mail (queued mail still goes out) without an event.
+ * lists the mail, with no foreign key: the mail module sits below the events module and imports
+ * nothing of it (events are never deleted; the log is read through the event's guards).
  */
 export const emails = pgTable(
   'emails',
   {
     id: uuid('id').primaryKey(),
-    event_id: uuid('event_id').references(() => events.id, { onDelete: 'set null' }),
+    event_id: uuid('event_id'),
     kind: text('kind', { enum: MAIL_KINDS }).notNull(),
     recipient: text('recipient').notNull(),
     language: text('language').notNull(),
