@@ -32,6 +32,7 @@ import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempote
 import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { eventsModule } from './modules/events/index.ts';
+import { createSessionPort, identityModule } from './modules/identity/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
@@ -153,7 +154,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const documents = await registerDocs(app, config, webhookDocumentation());
 
   const clock = deps.clock ?? systemClock;
-  registerAuth(app, { verifier: deps.verifier, directory: new ActorDirectory(deps.database.db, clock) });
+  const directory = new ActorDirectory(deps.database.db, clock);
+  // Browser sessions of the identity module: every authenticated route takes its cookie too.
+  registerAuth(app, {
+    verifier: deps.verifier,
+    directory,
+    sessions: createSessionPort(deps.database.db, config),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   registerIdempotency(app, deps.database.db, config.secretsKey);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
@@ -166,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(systemRoutes, { database: deps.database, documents });
   await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs });
   await app.register(projectsModule, { db: deps.database.db, config });
+  await app.register(identityModule, { db: deps.database.db, config, directory });
   await app.register(paymentsModule, {
     database: deps.database,
     config,
