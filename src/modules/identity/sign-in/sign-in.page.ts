@@ -52,6 +52,8 @@ ${signOutForm(language, here)}
 </div>
 ${current}`,
     scripts: signedIn === undefined ? [] : [SIGN_OUT_SCRIPT],
+    // The form's POST must carry this origin (sign-in.routes.ts), which `no-referrer` would blank.
+    referrerPolicy: 'same-origin',
   });
 }
 

@@ -12,6 +12,9 @@
           method: 'POST',
           headers: { 'x-convene-csrf': '1', accept: 'application/json' },
           credentials: 'same-origin',
+          // The pages' policy is no-referrer, under which a POST says `Origin: null`; the cookie's
+          // same-origin rule needs the real origin (sent to this service only).
+          referrerPolicy: 'same-origin',
           // The 303 to `/` is followed by opening the page below, not by fetch.
           redirect: 'manual',
         });
