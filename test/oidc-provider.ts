@@ -148,7 +148,12 @@ async function interaction(
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`unknown account ${account}`);
       return;
     }
-    await provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: account } },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

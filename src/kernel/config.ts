@@ -266,7 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   if (vars.OIDC_ISSUER !== undefined && vars.OIDC_CLIENT_ID === undefined) {
-    throw new ConfigError('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER (this service\'s client there)');
+    throw new ConfigError('OIDC_CLIENT_ID', "is required with OIDC_ISSUER (this service's client there)");
   }
 
   if (isProduction) {

@@ -10,14 +10,22 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
-    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string; prompt: { name: string } }>;
+    interactionDetails(
+      req: IncomingMessage,
+      res: ServerResponse,
+    ): Promise<{ uid: string; prompt: { name: string } }>;
     interactionFinished(
       req: IncomingMessage,
       res: ServerResponse,
       result: Record<string, unknown>,
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
-    Grant: new (properties: { clientId: string; accountId: string }) => Grant;
-    Client: { adapter: { upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> } };
+    Grant: new (properties: {
+      clientId: string;
+      accountId: string;
+    }) => Grant;
+    Client: {
+      adapter: { upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> };
+    };
   }
 }

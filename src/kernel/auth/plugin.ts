@@ -86,7 +86,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps) {
         const responses = (route.schema.response ?? {}) as Record<string, unknown>;
         const existing = responses[403] ?? responses['403'];
         const { 403: _old, '403': _text, ...rest } = responses;
-        route.schema.response = { ...rest, 403: errorResponse(403, undefined, [...reasonsOf(existing), 'csrf']) };
+        route.schema.response = {
+          ...rest,
+          403: errorResponse(403, undefined, [...reasonsOf(existing), 'csrf']),
+        };
       }
     }
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();

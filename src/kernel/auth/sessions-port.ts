@@ -74,8 +74,12 @@ export function assertSameOriginRequest(
     );
   }
   if (options.requireHeader && request.headers['x-convene-csrf'] !== '1') {
-    throw new AppError('FORBIDDEN', 'A request signed in by the session cookie must carry X-Convene-CSRF: 1', {
-      reason: 'csrf',
-    });
+    throw new AppError(
+      'FORBIDDEN',
+      'A request signed in by the session cookie must carry X-Convene-CSRF: 1',
+      {
+        reason: 'csrf',
+      },
+    );
   }
 }

@@ -36,7 +36,13 @@ export interface PageOptions {
   referrerPolicy?: 'no-referrer' | 'same-origin';
 }
 
-export function page({ language, title, body, scripts = [], referrerPolicy = 'no-referrer' }: PageOptions): Html {
+export function page({
+  language,
+  title,
+  body,
+  scripts = [],
+  referrerPolicy = 'no-referrer',
+}: PageOptions): Html {
   return html`<!doctype html>
 <html lang="${language}">
 <head>

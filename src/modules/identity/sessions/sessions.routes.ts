@@ -6,7 +6,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { assertSameOriginRequest, readCookie } from '../../../kernel/auth/sessions-port.ts';
+import {
+  assertSameOriginRequest,
+  readCookie,
+  sessionCookieName,
+} from '../../../kernel/auth/sessions-port.ts';
 import { unauthorized } from '../../../kernel/http/errors.ts';
 import { ok } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, withReasons } from '../../../kernel/http/schemas.ts';
@@ -14,7 +18,6 @@ import type { ModuleDeps } from '../../../kernel/module.ts';
 import { serveAsset } from '../../../kernel/pages/assets.ts';
 import { SESSION_EXAMPLE, SessionJson } from './sessions.schemas.ts';
 import { clearedSessionCookie, endSession, findSession, SIGN_OUT_SCRIPT } from './sessions.service.ts';
-import { sessionCookieName } from '../../../kernel/auth/sessions-port.ts';
 
 const tags = ['Sign-in'];
 const security = [{ cookieAuth: [] }];

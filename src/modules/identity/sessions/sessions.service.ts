@@ -86,4 +86,7 @@ export function sessionCookie(config: Config, id: string, maxAgeSeconds: number)
 export const clearedSessionCookie = (config: Config) => sessionCookie(config, '', 0);
 
 /** The sign-out button's script (sessions.routes.ts serves it; pages link it). */
-export const SIGN_OUT_SCRIPT = scriptAsset('/assets/sign-out.js', new URL('./scripts/sign-out.js', import.meta.url));
+export const SIGN_OUT_SCRIPT = scriptAsset(
+  '/assets/sign-out.js',
+  new URL('./scripts/sign-out.js', import.meta.url),
+);

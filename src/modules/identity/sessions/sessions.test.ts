@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { userIdForEmail } from '../../../kernel/auth/user-ids.ts';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import {
   createTestApp,
@@ -15,6 +14,8 @@ import {
   type OpenApiDocument,
   type TestApp,
 } from '../../../../test/harness.ts';
+import { userIdForEmail } from '../../../kernel/auth/user-ids.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 
 interface SessionJson {
   user_id: string;
@@ -48,25 +49,39 @@ describe('the session cookie', () => {
 
   it('is HttpOnly, SameSite=Lax, Path=/, not Secure over http, and stored only as its hash', async () => {
     const { cookie, setCookie } = await devSession(t, 'hash@example.com');
-    assert.match(setCookie, /^convene_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    assert.match(
+      setCookie,
+      /^convene_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
     const value = cookie.split('=')[1]!;
-    const rows = await t.db.execute(sql`select encode(id_hash, 'hex') as hash from identity_sessions`);
-    const hashes = (rows.rows as Array<{ hash: string }>).map((row) => row.hash);
+    const rows = await queryRows<{ hash: string }>(
+      t.db,
+      sql`select encode(id_hash, 'hex') as hash from identity_sessions`,
+    );
+    const hashes = rows.map((row) => row.hash);
     assert.ok(hashes.includes(createHash('sha256').update(value).digest('hex')));
-    const dump = JSON.stringify(await t.db.execute(sql`select * from identity_sessions`));
+    const dump = JSON.stringify(await queryRows(t.db, sql`select * from identity_sessions`));
     assert.ok(!dump.includes(value), 'the cookie value itself is nowhere in the table');
   });
 
   it('answers GET /auth/session with the person, their development user id and the expiry', async () => {
     const { cookie } = await devSession(t, 'Ana@Example.com', 'Ana Souza');
-    const session = expectOk(await t.get<SessionJson>('/auth/session', { headers: { cookie } }), 200, 'identity');
+    const session = expectOk(
+      await t.get<SessionJson>('/auth/session', { headers: { cookie } }),
+      200,
+      'identity',
+    );
     assert.equal(session.user_id, userIdForEmail('ana@example.com'), 'the id npm run token gives');
     assert.equal(session.email, 'Ana@Example.com');
     assert.equal(session.name, 'Ana Souza');
     const hours = (Date.parse(session.expires_at) - Date.now()) / 3_600_000;
     assert.ok(hours > 11.9 && hours <= 12, `expires in ${hours} h`);
     expectError(await t.get('/auth/session'), 401, 'UNAUTHORIZED');
-    expectError(await t.get('/auth/session', { headers: { cookie: 'convene_session=forged' } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.get('/auth/session', { headers: { cookie: 'convene_session=forged' } }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('authenticates bearer routes with the same roles, and holds writes to the same-origin rule', async () => {
@@ -117,8 +132,13 @@ describe('the session cookie', () => {
       201,
     );
     const carols = expectOk<Array<{ id: string }>>(await t.get('/events/mine', { token: carol.token }));
-    assert.ok(carols.some((event) => event.id === made.id), 'the event is the bearer’s');
-    const anas = expectOk<Array<{ id: string }>>(await t.get('/events/mine', { headers: { cookie: ana.cookie } }));
+    assert.ok(
+      carols.some((event) => event.id === made.id),
+      'the event is the bearer’s',
+    );
+    const anas = expectOk<Array<{ id: string }>>(
+      await t.get('/events/mine', { headers: { cookie: ana.cookie } }),
+    );
     assert.ok(!anas.some((event) => event.id === made.id));
   });
 
@@ -130,11 +150,10 @@ describe('the session cookie', () => {
     await t.db.execute(sql`insert into identity_sessions (id_hash, user_id, email, name, expires_at)
       values (${createHash('sha256').update(value).digest()}, ${userId}, 'dir@example.com', 'Dora Dir',
               now() + interval '1 hour')`);
-    const unseen = await t.db.execute(sql`select 1 from actors where user_id = ${userId}`);
-    assert.equal(unseen.rows.length, 0);
+    assert.deepEqual(await queryRows(t.db, sql`select 1 from actors where user_id = ${userId}`), []);
     expectOk(await t.get('/events/mine', { headers: { cookie: `convene_session=${value}` } }));
-    const rows = await t.db.execute(sql`select email, name from actors where user_id = ${userId}`);
-    assert.deepEqual(rows.rows, [{ email: 'dir@example.com', name: 'Dora Dir' }]);
+    const rows = await queryRows(t.db, sql`select email, name from actors where user_id = ${userId}`);
+    assert.deepEqual(rows, [{ email: 'dir@example.com', name: 'Dora Dir' }]);
   });
 
   it('ends with sign-out: 303 to /, the cookie cleared, and the old cookie worth nothing', async () => {
@@ -158,7 +177,9 @@ describe('the session cookie', () => {
     const { cookie } = await devSession(t, 'absolute@example.com');
     const hash = createHash('sha256').update(cookie.split('=')[1]!).digest();
     expectOk(await t.get('/auth/session', { headers: { cookie } }));
-    await t.db.execute(sql`update identity_sessions set expires_at = now() - interval '1 second' where id_hash = ${hash}`);
+    await t.db.execute(
+      sql`update identity_sessions set expires_at = now() - interval '1 second' where id_hash = ${hash}`,
+    );
     expectError(await t.get('/auth/session', { headers: { cookie } }), 401, 'UNAUTHORIZED');
     expectError(await t.get('/events/mine', { headers: { cookie } }), 401, 'UNAUTHORIZED');
   });
@@ -166,15 +187,18 @@ describe('the session cookie', () => {
   it('ends after two idle hours, and moves last_seen_at at most once a minute', async () => {
     const { cookie } = await devSession(t, 'idle@example.com');
     const hash = createHash('sha256').update(cookie.split('=')[1]!).digest();
-    const lastSeen = async () =>
-      (
-        (await t.db.execute(sql`select last_seen_at from identity_sessions where id_hash = ${hash}`)).rows[0] as {
-          last_seen_at: Date | string;
-        }
-      ).last_seen_at;
+    const lastSeen = async () => {
+      const [row] = await queryRows<{ last_seen_at: Date | string }>(
+        t.db,
+        sql`select last_seen_at from identity_sessions where id_hash = ${hash}`,
+      );
+      return row?.last_seen_at;
+    };
 
     // Seen 30 s ago: a request does not write.
-    await t.db.execute(sql`update identity_sessions set last_seen_at = now() - interval '30 seconds' where id_hash = ${hash}`);
+    await t.db.execute(
+      sql`update identity_sessions set last_seen_at = now() - interval '30 seconds' where id_hash = ${hash}`,
+    );
     const recent = await lastSeen();
     expectOk(await t.get('/events/mine', { headers: { cookie } }));
     assert.deepEqual(await lastSeen(), recent);
@@ -184,7 +208,7 @@ describe('the session cookie', () => {
       sql`update identity_sessions set last_seen_at = now() - interval '119 minutes' where id_hash = ${hash}`,
     );
     expectOk(await t.get('/auth/session', { headers: { cookie } }));
-    const touched = new Date(await lastSeen()).getTime();
+    const touched = new Date(String(await lastSeen())).getTime();
     assert.ok(Date.now() - touched < 60_000, 'touched by the request');
 
     await t.db.execute(
@@ -239,18 +263,28 @@ describe('the development sign-in', () => {
         headers: { origin: 'https://convene.example' },
       });
       const setCookie = String(answer.headers['set-cookie']);
-      assert.match(setCookie, /^__Host-convene_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+      assert.match(
+        setCookie,
+        /^__Host-convene_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+      );
       const cookie = setCookie.split(';')[0]!;
       expectOk(await t.get('/auth/session', { headers: { cookie } }));
       // The plain name means nothing there.
-      expectError(await t.get('/auth/session', { headers: { cookie: cookie.replace('__Host-', '') } }), 401, 'UNAUTHORIZED');
+      expectError(
+        await t.get('/auth/session', { headers: { cookie: cookie.replace('__Host-', '') } }),
+        401,
+        'UNAUTHORIZED',
+      );
     } finally {
       await t.close();
     }
   });
 
   it('is off in production: /auth/sign-in answers a 503 page, the form 404', async () => {
-    const t = await createTestApp({ NODE_ENV: 'production', CREDENTIAL_SIGNING_KEY: credentialSigningKeyPem() });
+    const t = await createTestApp({
+      NODE_ENV: 'production',
+      CREDENTIAL_SIGNING_KEY: credentialSigningKeyPem(),
+    });
     try {
       const page = await t.get('/auth/sign-in', { headers: { 'accept-language': 'pt-BR' } });
       assert.equal(page.status, 503);

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { userIdForEmail } from '../../../kernel/auth/user-ids.ts';
 import { accessibilityProblems, sharedBrowser } from '../../../../test/browser.ts';
 import { createTestApp, type TestApp } from '../../../../test/harness.ts';
 import { type OidcProviderFixture, startOidcProvider } from '../../../../test/oidc-provider.ts';
+import { userIdForEmail } from '../../../kernel/auth/user-ids.ts';
 
 const browser = sharedBrowser();
 
@@ -22,7 +22,8 @@ async function freshPage(context: TestContext, appUrl: string, locale = 'en-US')
   const problems: string[] = [];
   page.on('console', (message) => {
     // The service's pages only (the provider's test login page has no icon).
-    if (message.type() === 'error' && message.location().url.startsWith(appUrl)) problems.push(message.text());
+    if (message.type() === 'error' && message.location().url.startsWith(appUrl))
+      problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
   return { page, problems, close: () => browserContext.close() };

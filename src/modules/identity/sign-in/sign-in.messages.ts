@@ -47,9 +47,11 @@ const ptBR: SignInMessages = {
   signOutFailed: 'Não foi possível sair. Recarregue a página e tente de novo.',
   failedTitle: 'Falha ao entrar',
   failed: {
-    state: 'Este link de acesso já foi usado ou expirou. Comece de novo a partir da página em que você estava.',
+    state:
+      'Este link de acesso já foi usado ou expirou. Comece de novo a partir da página em que você estava.',
     provider: 'O serviço de identidade não concluiu o acesso. Tente de novo ou fale com quem o administra.',
-    token: 'A resposta do serviço de identidade não pôde ser verificada, então você não entrou. Tente de novo.',
+    token:
+      'A resposta do serviço de identidade não pôde ser verificada, então você não entrou. Tente de novo.',
     email: 'O serviço de identidade não informou seu e-mail, que este serviço precisa.',
   },
   tryAgain: 'Entrar de novo',
@@ -73,9 +75,12 @@ const es: SignInMessages = {
   signOutFailed: 'No se pudo cerrar la sesión. Recargue la página e inténtelo de nuevo.',
   failedTitle: 'No se pudo iniciar sesión',
   failed: {
-    state: 'Este enlace de inicio de sesión ya se usó o venció. Empiece de nuevo desde la página en la que estaba.',
-    provider: 'El servicio de identidad no inició su sesión. Inténtelo de nuevo o consulte a su administrador.',
-    token: 'No se pudo verificar la respuesta del servicio de identidad, así que no inició sesión. Inténtelo de nuevo.',
+    state:
+      'Este enlace de inicio de sesión ya se usó o venció. Empiece de nuevo desde la página en la que estaba.',
+    provider:
+      'El servicio de identidad no inició su sesión. Inténtelo de nuevo o consulte a su administrador.',
+    token:
+      'No se pudo verificar la respuesta del servicio de identidad, así que no inició sesión. Inténtelo de nuevo.',
     email: 'El servicio de identidad no compartió su correo electrónico, que este servicio necesita.',
   },
   tryAgain: 'Iniciar sesión de nuevo',

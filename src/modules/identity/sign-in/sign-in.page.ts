@@ -61,7 +61,12 @@ ${current}`,
 export function signInFailedPage(language: Language, failure: SignInFailure, returnTo: string): Html {
   const t = SIGN_IN_MESSAGES[language];
   const again = html`<p><a href="/auth/sign-in?return_to=${encodeURIComponent(returnTo)}">${t.tryAgain}</a></p>`;
-  return messagePage(language, t.failedTitle, t.failed[failure], html`<span hidden data-failure="${failure}"></span>${again}`);
+  return messagePage(
+    language,
+    t.failedTitle,
+    t.failed[failure],
+    html`<span hidden data-failure="${failure}"></span>${again}`,
+  );
 }
 
 export function notConfiguredPage(language: Language): Html {

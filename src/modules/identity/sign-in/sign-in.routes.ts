@@ -7,7 +7,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { assertSameOriginRequest, readCookie, sessionCookieName } from '../../../kernel/auth/sessions-port.ts';
+import {
+  assertSameOriginRequest,
+  readCookie,
+  sessionCookieName,
+} from '../../../kernel/auth/sessions-port.ts';
 import { AppError, notFound } from '../../../kernel/http/errors.ts';
 import { Email, errorResponses, withReasons } from '../../../kernel/http/schemas.ts';
 import { pickLanguage } from '../../../kernel/pages/language.ts';
@@ -15,7 +19,7 @@ import { sendHtml } from '../../../kernel/pages/layout.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { findSession, type StartedSession, sessionCookie } from '../sessions/index.ts';
 import { OidcRelyingParty } from './oidc.ts';
-import { RETURN_TO_MAX, parseReturnTo } from './return-to.ts';
+import { parseReturnTo, RETURN_TO_MAX } from './return-to.ts';
 import { devSignInPage, notConfiguredPage, signInFailedPage } from './sign-in.page.ts';
 import { beginSignIn, devSignIn, finishSignIn } from './sign-in.service.ts';
 
@@ -50,7 +54,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app,
   const cookieName = sessionCookieName(config.publicBaseUrl);
   const publicOrigin = new URL(config.publicBaseUrl).origin;
 
-  const startSessionAndGo = (reply: FastifyReply, session: StartedSession, returnTo: string, status: 302 | 303) =>
+  const startSessionAndGo = (
+    reply: FastifyReply,
+    session: StartedSession,
+    returnTo: string,
+    status: 302 | 303,
+  ) =>
     reply
       .header('set-cookie', sessionCookie(config, session.id, config.sessionTtlHours * 3600))
       .header('cache-control', 'no-store')
@@ -106,7 +115,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app,
         operationId: 'signInCallback',
         summary: 'Sign-in callback (browser)',
         description:
-          "Where the identity service sends the browser back. The `state` is taken once (a replay finds nothing), " +
+          'Where the identity service sends the browser back. The `state` is taken once (a replay finds nothing), ' +
           "the code is traded with the PKCE verifier, and the ID token is verified (signature by the issuer's " +
           'JWKS, `iss`, `aud`, `exp`, `nonce`); the person (`sub`, `email`, `name`) is recorded in the actor ' +
           'directory, a session starts (cookie `convene_session`) and the answer is 302 to `return_to`. A ' +

@@ -10,9 +10,9 @@ import { displayName, EMAIL_PATTERN } from '../../../kernel/auth/verifier.ts';
 import { open, seal } from '../../../kernel/secret-box.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { type StartedSession, startSession } from '../sessions/index.ts';
+import { type OidcRelyingParty, randomChecks } from './oidc.ts';
 import type { SignInFailure } from './sign-in.messages.ts';
 import { insertSignIn, takeSignIn } from './sign-in.repository.ts';
-import { type OidcRelyingParty, randomChecks } from './oidc.ts';
 
 const hashOf = (value: string) => createHash('sha256').update(value).digest();
 
@@ -24,7 +24,11 @@ function secretsKeyOf(deps: IdentityDeps): Buffer {
 }
 
 /** 1. Remembers the sign-in's checks and gives the provider's address to send the browser to. */
-export async function beginSignIn(deps: IdentityDeps, oidc: OidcRelyingParty, returnTo: string): Promise<URL> {
+export async function beginSignIn(
+  deps: IdentityDeps,
+  oidc: OidcRelyingParty,
+  returnTo: string,
+): Promise<URL> {
   const checks = randomChecks();
   const url = await oidc.authorizationUrl(checks);
   await insertSignIn(deps.db, {
@@ -52,7 +56,8 @@ export async function finishSignIn(
   rawQuery: string,
 ): Promise<CallbackOutcome> {
   const pending = query.state === undefined ? undefined : await takeSignIn(deps.db, hashOf(query.state));
-  if (pending === undefined || query.state === undefined) return { ok: false, failure: 'state', returnTo: '/' };
+  if (pending === undefined || query.state === undefined)
+    return { ok: false, failure: 'state', returnTo: '/' };
   const returnTo = pending.return_to;
   if (query.error !== undefined) return { ok: false, failure: 'provider', returnTo, detail: query.error };
   let claims: Awaited<ReturnType<OidcRelyingParty['verifiedClaims']>>;

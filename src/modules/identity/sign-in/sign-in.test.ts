@@ -6,12 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { findActorById } from '../../../kernel/auth/actors.repository.ts';
-import { userIdForSubject } from '../../../kernel/auth/user-ids.ts';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
 import { createTestApp, type TestApp } from '../../../../test/harness.ts';
-import { type OidcProviderFixture, signInThroughProvider, startOidcProvider } from '../../../../test/oidc-provider.ts';
+import {
+  type OidcProviderFixture,
+  signInThroughProvider,
+  startOidcProvider,
+} from '../../../../test/oidc-provider.ts';
 import { type RogueIssuer, startRogueIssuer } from '../../../../test/rogue-oidc-issuer.ts';
+import { findActorById } from '../../../kernel/auth/actors.repository.ts';
+import { userIdForSubject } from '../../../kernel/auth/user-ids.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 
 interface SessionJson {
   user_id: string;
@@ -57,14 +62,18 @@ describe('sign-in through the identity service', () => {
 
     const again = await signInThroughProvider(t.baseUrl, { account: 'ana' });
     assert.equal(again.location, '/', 'no return_to lands on /');
-    const second = expectOk(await t.get<SessionJson>('/auth/session', { headers: { cookie: again.cookie! } }));
+    const second = expectOk(
+      await t.get<SessionJson>('/auth/session', { headers: { cookie: again.cookie! } }),
+    );
     assert.equal(second.user_id, session.user_id);
     assert.notEqual(again.cookie, signedIn.cookie, 'each sign-in is a session of its own');
   });
 
   it('keeps a subject that is a UUID as the user id, the id its bearer tokens carry', async () => {
     const signedIn = await signInThroughProvider(t.baseUrl, { account: UUID_SUB });
-    const session = expectOk(await t.get<SessionJson>('/auth/session', { headers: { cookie: signedIn.cookie! } }));
+    const session = expectOk(
+      await t.get<SessionJson>('/auth/session', { headers: { cookie: signedIn.cookie! } }),
+    );
     assert.equal(session.user_id, UUID_SUB);
     assert.equal(session.name, null);
   });
@@ -146,7 +155,9 @@ describe('ID tokens that must not sign anyone in', () => {
     const signedIn = await signInThroughProvider(t.baseUrl, { account: 'any', returnTo: '/ok' });
     assert.equal(signedIn.status, 302);
     assert.equal(signedIn.location, '/ok');
-    const session = expectOk(await t.get<SessionJson>('/auth/session', { headers: { cookie: signedIn.cookie! } }));
+    const session = expectOk(
+      await t.get<SessionJson>('/auth/session', { headers: { cookie: signedIn.cookie! } }),
+    );
     assert.equal(session.email, 'rogue@example.com');
   });
 
@@ -158,12 +169,12 @@ describe('ID tokens that must not sign anyone in', () => {
   for (const [mode, flaw] of Object.entries(FLAWS) as Array<[keyof typeof FLAWS, string]>) {
     it(`refuses ${flaw} with 401 (the library's check) and starts no session`, async () => {
       rogue.mode = mode;
-      const before = await t.db.execute(sql`select count(*)::int as n from identity_sessions`);
+      const count = sql`select count(*)::int as n from identity_sessions`;
+      const before = await queryRows(t.db, count);
       const refused = await signInThroughProvider(t.baseUrl, { account: 'any', returnTo: '/ok' });
       assert.equal(refused.status, 401);
       assert.equal(refused.cookie, undefined);
-      const after = await t.db.execute(sql`select count(*)::int as n from identity_sessions`);
-      assert.deepEqual(after.rows, before.rows);
+      assert.deepEqual(await queryRows(t.db, count), before);
     });
   }
 });
