@@ -37,10 +37,12 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('is at most 400 KB, each repeated schema and answer written once under components', async () => {
+  it('is at most 420 KB, each repeated schema and answer written once under components', async () => {
     const text = (await t.get('/docs/openapi.json')).text;
-    // At 1.9 MB, every schema inlined, the reference page showed nothing for 20 s and more.
-    assert.ok(Buffer.byteLength(text) <= 400_000, `${Buffer.byteLength(text)} bytes`);
+    // At 1.9 MB, every schema inlined, the reference page showed nothing for 20 s and more. The bound
+    // was 400 KB until browser sign-in (docs/reference/sign-in.md) added its six operations (~13 KB)
+    // and the `csrf` reason of every cookie-authenticated write's 403 (~4 KB, shared per module).
+    assert.ok(Buffer.byteLength(text) <= 420_000, `${Buffer.byteLength(text)} bytes`);
     const document = JSON.parse(text) as {
       components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
     };
