@@ -179,7 +179,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app,
             name: Type.Optional(Type.String({ maxLength: 200 })),
             return_to: Type.Optional(ReturnTo),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [{ email: 'ana@example.com', name: 'Ana Souza', return_to: '/b/AbC123' }],
+          },
         ),
         response: {
           303: Type.Null({ description: 'to `return_to`, with the session cookie set' }),
