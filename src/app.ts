@@ -32,6 +32,7 @@ import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempote
 import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
 import { acceptInvitationsOf, eventsModule } from './modules/events/index.ts';
+import { createSessionPort, identityModule } from './modules/identity/index.ts';
 import { createMailer, type Mailer, mailModule } from './modules/mail/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
@@ -164,7 +165,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const directory = new ActorDirectory(deps.database.db, clock);
   // An invitee becomes a member on their first authenticated request (docs/mail.md).
   directory.onRecorded(acceptInvitationsOf(deps.database.db));
-  registerAuth(app, { verifier: deps.verifier, directory });
+  // Browser sessions of the identity module: every authenticated route takes its cookie too.
+  registerAuth(app, {
+    verifier: deps.verifier,
+    directory,
+    sessions: createSessionPort(deps.database.db, config),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   registerIdempotency(app, deps.database.db, config.secretsKey);
   registerPublicCache(app, { ttlMs: config.publicCacheTtlMs, clock });
 
@@ -182,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(eventsModule, { db: deps.database.db, config, payments: payments.port, jobs, mail });
   await app.register(projectsModule, { db: deps.database.db, config, mail });
   await app.register(mailModule, { db: deps.database.db, config });
+  await app.register(identityModule, { db: deps.database.db, config, directory });
   await app.register(paymentsModule, {
     database: deps.database,
     config,

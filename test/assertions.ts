@@ -32,7 +32,10 @@ export function expectError(response: ApiResponse<unknown>, status: number, code
   assert.equal(typeof body.message, 'string');
   assert.equal(typeof body.error?.message, 'string');
   assert.match(body.timestamp, ISO);
-  assert.ok(['events', 'projects', 'payments', 'system'].includes(body.module), `module: ${body.module}`);
+  assert.ok(
+    ['events', 'projects', 'payments', 'identity', 'system'].includes(body.module),
+    `module: ${body.module}`,
+  );
   assert.equal(body.data, undefined, 'an error has no data');
   assert.equal(body.pagination, undefined, 'an error has no pagination');
   return body.error!;

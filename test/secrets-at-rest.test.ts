@@ -2,11 +2,11 @@
  * No secret at rest in clear: every kind of secret the service shows once is issued here, each
  * also through an idempotent replay (the same `Idempotency-Key` twice) where the route takes one:
  * webhook endpoint secrets (created, rotated twice, so one sits in `previous_secret`), signature
- * request tokens (and their links), revoke tokens, OAuth states and codes, and the Mercado Pago
- * access and refresh tokens of a collector and a seller connected through the simulator's real
- * OAuth flow. A test event is delivered, signed with an endpoint secret. Then the whole database is
- * dumped, and neither a secret nor an obvious encoding of it (base64, base64url, hex, and the
- * random bytes inside it) may appear:
+ * request tokens (and their links), revoke tokens, OAuth states and codes, browser session ids, and
+ * the Mercado Pago access and refresh tokens of a collector and a seller connected through the
+ * simulator's real OAuth flow. A test event is delivered, signed with an endpoint secret. Then the
+ * whole database is dumped, and neither a secret nor an obvious encoding of it (base64, base64url,
+ * hex, and the random bytes inside it) may appear:
  *
  * - on both databases, every row of every table of every schema that is not the system's, as text;
  * - on a PostgreSQL server, also `pg_dump`'s output, when the binary is installed;
@@ -238,6 +238,20 @@ describe('secrets at rest', () => {
     assert.equal(sim.issuedTokens.length, 2);
     for (const token of sim.issuedTokens) remember('a provider access token', token);
     for (const token of sim.issuedRefreshTokens) remember('a provider refresh token', token);
+
+    // 3b. Browser session ids (docs/reference/sign-in.md): two sessions, one of them signed out.
+    const origin = new URL(t.baseUrl).origin;
+    for (const email of ['dump-stays@example.com', 'dump-leaves@example.com']) {
+      const signedIn = await t.post('/auth/dev-sign-in', { body: { email }, headers: { origin } });
+      const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+      remember('a session id', cookie.split('=')[1]);
+      if (email.includes('leaves')) {
+        const out = await t.post('/auth/sign-out', { headers: { cookie, origin, 'x-convene-csrf': '1' } });
+        assert.equal(out.status, 303);
+      } else {
+        expectOk(await t.get('/auth/session', { headers: { cookie } }));
+      }
+    }
 
     // 4. The dumps: what was issued is there, sealed or hashed, and none of it in clear. Every
     //    place is scanned before judging, so a failure names each one that shows a secret.

@@ -33,6 +33,23 @@ describe('configuration', () => {
     assert.equal(config.headersTimeoutMs, 10_000);
     assert.equal(config.mercadopago.authUrl, 'https://auth.mercadopago.com');
     assert.equal(config.mercadopago.apiUrl, 'https://api.mercadopago.com');
+    assert.deepEqual(config.oidc, { issuer: undefined, clientId: undefined, clientSecret: undefined });
+    assert.equal(config.sessionTtlHours, 12);
+  });
+
+  it('reads the browser sign-in settings', () => {
+    const config = loadConfig({
+      OIDC_ISSUER: 'https://id.example.com',
+      OIDC_CLIENT_ID: 'convene',
+      OIDC_CLIENT_SECRET: 'secret',
+      SESSION_TTL_HOURS: '8',
+    });
+    assert.deepEqual(config.oidc, {
+      issuer: 'https://id.example.com',
+      clientId: 'convene',
+      clientSecret: 'secret',
+    });
+    assert.equal(config.sessionTtlHours, 8);
   });
 
   it('turns development conveniences off in production', () => {
@@ -89,6 +106,25 @@ describe('configuration', () => {
       'WEBHOOK_RETRY_SCHEDULE',
     ],
     ['an unknown LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['an OIDC_ISSUER without its client', { OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_CLIENT_ID'],
+    [
+      'an OIDC_ISSUER that is not a URL',
+      { OIDC_ISSUER: 'id.example.com', OIDC_CLIENT_ID: 'c' },
+      'OIDC_ISSUER',
+    ],
+    [
+      'a plain-http OIDC_ISSUER in production',
+      {
+        NODE_ENV: 'production',
+        AUTH_PUBLIC_KEYS: '{"keys":[]}',
+        SECRETS_KEY: KEY,
+        OIDC_ISSUER: 'http://id.example.com',
+        OIDC_CLIENT_ID: 'c',
+      },
+      'OIDC_ISSUER',
+    ],
+    ['a session lifetime of 0 hours', { SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS'],
+    ['a session lifetime in minutes', { SESSION_TTL_HOURS: '1.5' }, 'SESSION_TTL_HOURS'],
     ['a headers timeout under 100 ms', { HTTP_HEADERS_TIMEOUT_MS: '50' }, 'HTTP_HEADERS_TIMEOUT_MS'],
   ];
   for (const [name, env, variable] of refusals) {

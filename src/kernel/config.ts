@@ -125,6 +125,13 @@ export interface Config {
    * that needs one is answered 503 with `Retry-After`.
    */
   render: { threads: number; queue: number };
+  /**
+   * Browser sign-in (docs/reference/sign-in.md): the OpenID Connect provider and this service's client
+   * there. Without an issuer, development shows a local sign-in page and production answers 503.
+   */
+  oidc: { issuer: string | undefined; clientId: string | undefined; clientSecret: string | undefined };
+  /** `SESSION_TTL_HOURS` (default 12): the absolute lifetime of a browser session. */
+  sessionTtlHours: number;
   /** Log level; an addition of this service, `LOG_LEVEL` (default `info`, `silent` in tests). */
   logLevel: string;
 }
@@ -229,6 +236,10 @@ export const ENV_SCHEMA = Type.Object({
   HTTP_HEADERS_TIMEOUT_MS: Whole(100, 300_000),
   RENDER_THREADS: Whole(1, 64),
   RENDER_QUEUE: Whole(1, 10_000),
+  OIDC_ISSUER: HttpUrl(),
+  OIDC_CLIENT_ID: Text(),
+  OIDC_CLIENT_SECRET: Text(),
+  SESSION_TTL_HOURS: Whole(1, 8760),
   LOG_LEVEL: Type.Optional(
     Type.Enum([...LOG_LEVELS], { problem: `must be one of ${LOG_LEVELS.join(', ')}` }),
   ),
@@ -291,7 +302,15 @@ export function loadConfig(env: Env = process.env): Config {
     audience: vars.AUTH_AUDIENCE,
   };
 
+  if (vars.OIDC_ISSUER !== undefined && vars.OIDC_CLIENT_ID === undefined) {
+    throw new ConfigError('OIDC_CLIENT_ID', "is required with OIDC_ISSUER (this service's client there)");
+  }
+
   if (isProduction) {
+    // The provider's answers sign people in: only over TLS.
+    if (vars.OIDC_ISSUER?.startsWith('http:')) {
+      throw new ConfigError('OIDC_ISSUER', 'must be an https URL in production');
+    }
     if (auth.jwksUrl === undefined && auth.publicKeys === undefined) {
       throw new ConfigError(
         'AUTH_JWKS_URL',
@@ -368,6 +387,12 @@ export function loadConfig(env: Env = process.env): Config {
     publicCacheTtlMs: vars.PUBLIC_CACHE_TTL_MS ?? 1000,
     headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? 10_000,
     render: { threads: vars.RENDER_THREADS ?? 1, queue: vars.RENDER_QUEUE ?? 16 },
+    oidc: {
+      issuer: vars.OIDC_ISSUER,
+      clientId: vars.OIDC_CLIENT_ID,
+      clientSecret: vars.OIDC_CLIENT_SECRET,
+    },
+    sessionTtlHours: vars.SESSION_TTL_HOURS ?? 12,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }

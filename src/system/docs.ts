@@ -12,6 +12,7 @@
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import { sessionCookieName } from '../kernel/auth/sessions-port.ts';
 import type { Config } from '../kernel/config.ts';
 import { precomputed } from '../kernel/http/precomputed.ts';
 import { escapeHtml } from '../kernel/pages/html.ts';
@@ -114,6 +115,18 @@ export async function registerDocs(
             bearerFormat: 'JWT (EdDSA)',
             description:
               'A JWT (EdDSA) signed by a key of `AUTH_JWKS_URL` or `AUTH_PUBLIC_KEYS`; in development, the key `npm run token` signs with',
+          },
+          // Not repeated as a second alternative on every operation (that doubled each `security`
+          // list and outgrew the document's size bound): said here, once, for all of them.
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieName(config.publicBaseUrl),
+            description:
+              'The browser session of `GET /auth/sign-in` (docs/reference/sign-in.md). Every operation that takes ' +
+              '`bearerAuth` takes this cookie too, with the same roles; a bearer token, when sent, wins. With ' +
+              'the cookie, a method other than GET or HEAD must carry `Origin` (or `Referer`) of this service and ' +
+              '`X-Convene-CSRF: 1`, else 403 `FORBIDDEN` with `error.reason` `csrf`.',
           },
         },
       },

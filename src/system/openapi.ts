@@ -71,6 +71,13 @@ export const TAG_GROUPS: readonly TagGroup[] = [
     ],
   },
   {
+    module: 'identity',
+    name: 'Identity',
+    tags: [
+      { name: 'Sign-in', description: 'Browser sign-in through OpenID Connect, and the session cookie' },
+    ],
+  },
+  {
     module: 'system',
     name: 'System',
     tags: [

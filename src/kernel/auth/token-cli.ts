@@ -3,19 +3,12 @@
  * token signed with the development key pair in DATA_DIR (created if missing), which a development service
  * started on the same DATA_DIR trusts. Refused in production.
  */
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { importJWK, SignJWT } from 'jose';
 import { loadConfig } from '../config.ts';
 import { UUID_PATTERN } from '../db/ids.ts';
 import { ensureDevKeyPair } from './dev-keys.ts';
-
-/** A stable user id per e-mail, so the same person gets the same `sub` every time. */
-export function userIdForEmail(email: string): string {
-  const hex = createHash('sha256').update(email.toLowerCase()).digest('hex');
-  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+import { userIdForEmail } from './user-ids.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -31,7 +31,7 @@ export interface KeySource {
   audience?: string | undefined;
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** How far ahead of our clock a token's `iat` or `nbf` may be (docs/reference/auth.md): the issuer's clock skew. */
 export const CLOCK_SKEW_SECONDS = 60;

@@ -81,6 +81,8 @@ export const ERROR_REASONS = {
   oauth_state_invalid: 'the OAuth state is unknown, already used or expired',
   endpoint_disabled: 'the webhook endpoint is disabled',
   attempt_in_progress: 'an attempt of the delivery is in progress',
+  // ---- browser sessions
+  csrf: 'a request signed in by the session cookie came from another origin or without X-Convene-CSRF: 1',
   // ---- Idempotency-Key
   key_releasing: 'the Idempotency-Key is being released',
   request_in_progress: 'a request with the Idempotency-Key is still running',

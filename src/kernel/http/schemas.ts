@@ -6,7 +6,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import type { ErrorCode, FieldError } from './errors.ts';
 import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 
-export type ModuleName = 'events' | 'projects' | 'payments' | 'system';
+export type ModuleName = 'events' | 'projects' | 'payments' | 'identity' | 'system';
 
 /**
  * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes
@@ -105,7 +105,13 @@ const head = {
 const tail = {
   timestamp: DateTime(),
   module: Type.Union(
-    [Type.Literal('events'), Type.Literal('projects'), Type.Literal('payments'), Type.Literal('system')],
+    [
+      Type.Literal('events'),
+      Type.Literal('projects'),
+      Type.Literal('payments'),
+      Type.Literal('identity'),
+      Type.Literal('system'),
+    ],
     { title: 'Module' },
   ),
 };
@@ -197,7 +203,7 @@ const ERROR_EXAMPLES: Record<number, { code: ErrorCode; message: string; fields?
     message: 'The request is not valid',
     fields: [{ field: 'query.x', message: 'is not a known parameter' }],
   },
-  401: { code: 'UNAUTHORIZED', message: 'A bearer token is required' },
+  401: { code: 'UNAUTHORIZED', message: 'A bearer token or a signed-in session is required' },
   403: { code: 'FORBIDDEN', message: 'You do not have the role this operation needs' },
   404: { code: 'NOT_FOUND', message: 'Not found' },
   409: { code: 'CONFLICT', message: 'The current state does not allow this operation' },

@@ -28,15 +28,27 @@ export interface PageOptions {
   body: Html;
   /** Scripts the page runs (deferred, from this origin: the CSP allows nothing else). */
   scripts?: Asset[];
+  /**
+   * `same-origin` for a page whose form posts with the session cookie or signs in: under
+   * `no-referrer` a browser sends `Origin: null` with a form's POST, which the cookie's same-origin
+   * rule refuses (docs/reference/sign-in.md). Other sites still get no referrer. Default `no-referrer`.
+   */
+  referrerPolicy?: 'no-referrer' | 'same-origin';
 }
 
-export function page({ language, title, body, scripts = [] }: PageOptions): Html {
+export function page({
+  language,
+  title,
+  body,
+  scripts = [],
+  referrerPolicy = 'no-referrer',
+}: PageOptions): Html {
   return html`<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrerPolicy}">
 <title>${title} · Convene</title>
 <link rel="icon" href="${FAVICON_ASSET.path}" sizes="32x32">
 <link rel="icon" href="${ICON_SVG_ASSET.url}" type="image/svg+xml">

@@ -35,7 +35,7 @@ summary{cursor:pointer;font-weight:600;min-height:1.5rem}
 .card+.card{margin-top:1rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 .hint{color:#4b5563;font-size:.875rem;margin:.25rem 0}
-input[type=file],input[type=password],textarea{display:block;width:100%;font:inherit;color:inherit;padding:.5rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff}
+input[type=file],input[type=password],input[type=email],input[type=text],textarea{display:block;width:100%;font:inherit;color:inherit;padding:.5rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff}
 textarea{min-height:5rem;resize:vertical}
 button{font:inherit;font-weight:600;cursor:pointer;border-radius:.5rem;padding:.625rem 1rem;min-height:2.75rem;border:1px solid #1d4ed8;background:#fff;color:#1d4ed8}
 button.primary{background:#1d4ed8;color:#fff}

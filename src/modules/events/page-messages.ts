@@ -27,12 +27,8 @@ const en = {
     refunded: 'The ticket was refunded.',
   } as Record<string, string>,
   staffTitle: 'Staff check-in',
-  staffHelp:
-    'Event staff: paste your Convene access token once. This browser tab keeps it until you close it.',
-  staffToken: 'Access token',
-  staffSave: 'Use this token',
+  staffSignIn: 'Event staff: sign in to check people in',
   checkIn: 'Check in',
-  staffForget: 'Forget my token',
   staffScript: {
     ok: 'Checked in.',
     already: 'Already checked in at',
@@ -42,8 +38,8 @@ const en = {
     notOpen:
       'Not checked in: check-in is open from 24 hours before the edition starts until 24 hours after it ends.',
     unknown: 'Not checked in: the badge was not recognised.',
-    badToken: 'The token was not accepted. Paste a current one.',
-    notStaff: 'This token is not of a staff member of this edition.',
+    signedOut: 'Your session has ended: sign in again (link below), then check in.',
+    notStaff: 'You are not on the staff of this edition.',
     failed: 'That did not work. Check your connection and try again.',
     sending: 'Checking in…',
   },
@@ -88,12 +84,8 @@ const ptBR: Messages = {
     refunded: 'O ingresso foi reembolsado.',
   },
   staffTitle: 'Check-in pela equipe',
-  staffHelp:
-    'Equipe do evento: cole seu token de acesso do Convene uma vez. Esta aba o guarda até ser fechada.',
-  staffToken: 'Token de acesso',
-  staffSave: 'Usar este token',
+  staffSignIn: 'Equipe do evento: entre para fazer o check-in das pessoas',
   checkIn: 'Fazer check-in',
-  staffForget: 'Esquecer meu token',
   staffScript: {
     ok: 'Check-in feito.',
     already: 'Check-in já feito em',
@@ -103,8 +95,8 @@ const ptBR: Messages = {
     notOpen:
       'Check-in não feito: o check-in abre 24 horas antes do início da edição e fecha 24 horas depois do fim.',
     unknown: 'Check-in não feito: o crachá não foi reconhecido.',
-    badToken: 'O token não foi aceito. Cole um token válido.',
-    notStaff: 'Este token não é de alguém da equipe desta edição.',
+    signedOut: 'Sua sessão terminou: entre de novo (link abaixo) e faça o check-in.',
+    notStaff: 'Você não faz parte da equipe desta edição.',
     failed: 'Não deu certo. Verifique sua conexão e tente de novo.',
     sending: 'Fazendo check-in…',
   },
@@ -149,12 +141,8 @@ const es: Messages = {
     refunded: 'La entrada fue reembolsada.',
   },
   staffTitle: 'Registro de entrada del equipo',
-  staffHelp:
-    'Equipo del evento: pegue su token de acceso de Convene una vez. Esta pestaña lo guarda hasta que la cierre.',
-  staffToken: 'Token de acceso',
-  staffSave: 'Usar este token',
+  staffSignIn: 'Equipo del evento: inicie sesión para registrar entradas',
   checkIn: 'Registrar entrada',
-  staffForget: 'Olvidar mi token',
   staffScript: {
     ok: 'Entrada registrada.',
     already: 'La entrada ya se registró el',
@@ -164,8 +152,8 @@ const es: Messages = {
     notOpen:
       'Entrada no registrada: el registro abre 24 horas antes del inicio de la edición y cierra 24 horas después del final.',
     unknown: 'Entrada no registrada: no se reconoció la credencial.',
-    badToken: 'El token no fue aceptado. Pegue uno vigente.',
-    notStaff: 'Este token no es de alguien del equipo de esta edición.',
+    signedOut: 'Su sesión terminó: inicie sesión de nuevo (enlace abajo) y registre la entrada.',
+    notStaff: 'Usted no forma parte del equipo de esta edición.',
     failed: 'No funcionó. Compruebe su conexión e inténtelo de nuevo.',
     sending: 'Registrando…',
   },

@@ -4,11 +4,12 @@
  * `holder-name.ts`, since the page is open to whoever holds the code), the edition, event, dates and ticket,
  * and venue, and whether the badge is valid: active and its edition not yet ended. A valid badge shows its QR
  * code (what a scanner at the door reads: `PUBLIC_BASE_URL/b/<code>`, as inline SVG) for the holder to show
- * from their phone. Below it, staff check the holder in
- * (the page's script, `scripts/badge.js`, with a bearer token pasted once and kept in the tab's
- * `sessionStorage`). An unknown or forged code is a 404 page. A client that does not ask for HTML gets the
- * same as JSON (`badgeView`), and the 404 envelope.
+ * from their phone. Below it, a signed-in member with staff or more on the event checks the holder in
+ * (the page's script, `scripts/badge.js`, posting with the session cookie, docs/reference/sign-in.md);
+ * anyone not signed in gets a link to sign in. An unknown or forged code is a 404 page. A client that
+ * does not ask for HTML gets the same as JSON (`badgeView`), and the 404 envelope.
  */
+import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { scriptAsset } from '../../../kernel/pages/assets.ts';
 import { dataMessages, type Html, html } from '../../../kernel/pages/html.ts';
@@ -17,6 +18,8 @@ import { messagePage, page } from '../../../kernel/pages/layout.ts';
 import { qrSvg } from '../../../kernel/pages/qr-svg.ts';
 import type { BadgeCodes } from '../badges/index.ts';
 import { findEditionNames, findEmission } from '../badges/index.ts';
+import { findEditionWithAccess } from '../editions/index.ts';
+import { isEventRole } from '../events/index.ts';
 import { publicHolderName } from '../holder-name.ts';
 import { formatSpan, MESSAGES, type Messages } from '../page-messages.ts';
 
@@ -50,24 +53,46 @@ export async function badgeView(db: Database, codes: BadgeCodes, code: string, n
 
 export type BadgeView = NonNullable<Awaited<ReturnType<typeof badgeView>>>;
 
-/** Check-in by staff: hidden until the script runs (nothing to do without it). */
-function staffCheckIn(badge: BadgeView, code: string, t: Messages): Html {
-  return html`<details class="card" id="staff" hidden data-edition-id="${badge.edition_id}" data-code="${code}"${dataMessages(t.staffScript)}>
-<summary>${t.staffTitle}</summary>
-<form id="staff-token-form">
-<p class="hint" id="staff-token-help">${t.staffHelp}</p>
-<label for="staff-token">${t.staffToken}</label>
-<input id="staff-token" name="token" type="password" autocomplete="off" required aria-describedby="staff-token-help">
-<div class="actions"><button type="submit">${t.staffSave}</button></div>
-</form>
-<div id="staff-actions" hidden>
-<div class="actions">
-<button type="button" class="primary" id="check-in">${t.checkIn}</button>
-<button type="button" id="staff-forget">${t.staffForget}</button>
-</div>
-</div>
+/**
+ * Who opens the page, for its check-in controls: signed in (the session cookie, or a bearer token)
+ * and, if so, whether they hold staff or more on the badge's event.
+ */
+export interface BadgeViewer {
+  signedIn: boolean;
+  canCheckIn: boolean;
+}
+
+const ANONYMOUS: BadgeViewer = { signedIn: false, canCheckIn: false };
+
+/** The viewer of a badge page: `actor` as the auth hook found them, their role on the badge's event. */
+export async function badgeViewer(
+  db: Database,
+  badge: BadgeView | undefined,
+  actor: Identity | null,
+): Promise<BadgeViewer> {
+  if (actor === null) return ANONYMOUS;
+  if (badge === undefined) return { signedIn: true, canCheckIn: false };
+  const found = await findEditionWithAccess(db, badge.edition_id, actor.userId);
+  return { signedIn: true, canCheckIn: isEventRole(found?.role, 'staff') };
+}
+
+/**
+ * Check-in by staff (docs/reference/pages.md): the button only for a signed-in member with staff or
+ * more on the event, hidden until the script runs (nothing to do without it); for anyone not
+ * signed in, a link to sign in and come back; for other signed-in people, nothing.
+ */
+function staffCheckIn(badge: BadgeView, code: string, t: Messages, viewer: BadgeViewer): Html | '' {
+  const signIn = `/auth/sign-in?return_to=${encodeURIComponent(`/b/${code}`)}`;
+  if (viewer.canCheckIn) {
+    return html`<section class="card" id="staff" hidden aria-labelledby="staff-title" data-edition-id="${badge.edition_id}" data-code="${code}"${dataMessages(t.staffScript)}>
+<h2 id="staff-title">${t.staffTitle}</h2>
+<div class="actions"><button type="button" class="primary" id="check-in">${t.checkIn}</button></div>
 <p id="staff-result" role="status" aria-live="polite"></p>
-</details>`;
+<p id="staff-sign-in" hidden><a href="${signIn}">${t.staffSignIn}</a></p>
+</section>`;
+  }
+  if (viewer.signedIn) return '';
+  return html`<p class="hint"><a href="${signIn}">${t.staffSignIn}</a></p>`;
 }
 
 /** The edition's venue, when it has one: its name, then what it says of it. */
@@ -84,6 +109,7 @@ export function badgePage(
   badge: BadgeView | undefined,
   language: Language,
   code = '',
+  viewer: BadgeViewer = ANONYMOUS,
 ): { status: number; document: Html } {
   const t = MESSAGES[language];
   if (badge === undefined) {
@@ -112,7 +138,7 @@ ${venue(badge, t)}
 </dl>
 ${badge.valid ? html`${qrSvg(badge.badge_url, t.qrLabel)}<p class="hint">${t.qrHint}</p>` : ''}
 </div>
-${staffCheckIn(badge, code, t)}`,
+${staffCheckIn(badge, code, t, viewer)}`,
       scripts: [BADGE_SCRIPT],
     }),
   };

@@ -7,6 +7,7 @@
  * can spread them over its shard processes (test/shards/shards.ts).
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, type TestContext } from 'node:test';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -60,12 +61,23 @@ export function usePagesInBrowser(options: { publicHost?: string } = {}) {
     return `${origin()}${url.pathname}${url.search}`;
   };
 
-  /** Opens `link` in a new page speaking `locale`; undefined (test skipped) without Chromium. */
-  async function open(context: TestContext, link: string, locale = 'en-US'): Promise<Opened | undefined> {
+  /**
+   * Opens `link` in a new page speaking `locale`, signed in with `session` (a session cookie's value,
+   * see `staffSession`) when given; undefined (test skipped) without Chromium.
+   */
+  async function open(
+    context: TestContext,
+    link: string,
+    locale = 'en-US',
+    session?: string,
+  ): Promise<Opened | undefined> {
     const browser = await browsers.get(context);
     if (browser === undefined) return undefined;
     const browserContext = await browser.newContext({ locale, viewport: { width: 1024, height: 800 } });
     context.after(() => browserContext.close());
+    if (session !== undefined) {
+      await browserContext.addCookies([{ name: 'convene_session', value: session, url: origin() }]);
+    }
     const page = await browserContext.newPage();
     const problems: string[] = [];
     const consoleErrors: string[] = [];
@@ -88,6 +100,24 @@ export function usePagesInBrowser(options: { publicHost?: string } = {}) {
       problems,
       consoleErrors,
     };
+  }
+
+  /**
+   * The session cookie of a new person, signed in by the development sign-in (docs/reference/sign-in.md)
+   * and added by the owner to `eventId`'s team as `role`. Only a bench whose PUBLIC_BASE_URL is the
+   * browser's address (`publicHost: HOST`) takes that cookie's writes: they must come from its origin.
+   */
+  async function staffSession(eventId: string, role: 'staff' | 'admin' = 'staff'): Promise<string> {
+    const { t, owner } = bench();
+    const email = `door-${randomBytes(3).toString('hex')}@example.com`;
+    const signedIn = await t.post('/auth/dev-sign-in', {
+      body: { email, name: 'Door Staff' },
+      headers: { origin: new URL(t.baseUrl).origin },
+    });
+    assert.equal(signedIn.status, 303, signedIn.text);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    expectOk(await t.post(`/events/${eventId}/members`, { token: owner.token, body: { email, role } }), 201);
+    return cookie.slice(cookie.indexOf('=') + 1);
   }
 
   async function expectAccessible(page: Page) {
@@ -166,6 +196,7 @@ export function usePagesInBrowser(options: { publicHost?: string } = {}) {
     h,
     at,
     open,
+    staffSession,
     expectAccessible,
     drawSignature,
     signatureRequest,

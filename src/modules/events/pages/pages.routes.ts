@@ -16,7 +16,7 @@ import type { BadgeCodes } from '../badges/index.ts';
 import type { EventsDeps } from '../deps.ts';
 import { type ParticipantBadges, retryCheckout } from '../registrations/index.ts';
 import { lookUpRequestView } from '../signatures/index.ts';
-import { BADGE_SCRIPT, badgePage, badgeView } from './badge.page.ts';
+import { BADGE_SCRIPT, badgePage, badgeView, badgeViewer } from './badge.page.ts';
 import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
 import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
 import {
@@ -45,6 +45,8 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
   app.get(
     '/b/:code',
     {
+      // Who is looking decides whether the check-in controls show (the session cookie, or a token).
+      config: { auth: 'optional' },
       schema: {
         tags,
         operationId: 'getBadgePage',
@@ -54,7 +56,9 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
           '`Accept-Language` (`en`, `pt-BR`, `es`): the holder, edition, event, dates, ticket and whether the badge ' +
           'is valid (active, and its edition not ended). An unknown or forged code is a 404 page. A client whose ' +
           '`Accept` does not rank `text/html` above `application/json` (an API client, curl) gets the same data in ' +
-          'the envelope, documented here, and a 404 envelope for an unknown code. Without a name in their token, ' +
+          'the envelope, documented here, and a 404 envelope for an unknown code. A signed-in member with staff or more ' +
+          'on the event (the session cookie of `GET /auth/sign-in`) also sees a check-in button; anyone not ' +
+          'signed in, a link to sign in. Without a name in their token, ' +
           "the holder's e-mail is shown masked (`a•••@e•••.com`), as on every public page and document.",
         params: Type.Object(
           {
@@ -72,7 +76,8 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
         return ok(request, badge);
       }
       const language = pickLanguage(request.headers['accept-language']);
-      const { status, document } = badgePage(badge, language, request.params.code);
+      const viewer = await badgeViewer(db, badge, request.actor);
+      const { status, document } = badgePage(badge, language, request.params.code, viewer);
       return sendHtml(reply, status, language, document);
     },
   );
@@ -232,8 +237,8 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
     operationId: 'getBadgeScript',
     summary: "The badge page's script",
     description:
-      'Staff check-in from the badge page: keeps the pasted bearer token in `sessionStorage` and posts the ' +
-      'badge code to `POST /editions/{edition_id}/check-ins` (plain JavaScript).',
+      'Staff check-in from the badge page: posts the badge code to `POST /editions/{edition_id}/check-ins` with ' +
+      'the session cookie and `X-Convene-CSRF: 1` (plain JavaScript).',
   });
 
   serveAsset(app, SIGN_SCRIPT, {

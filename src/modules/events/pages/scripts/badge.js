@@ -1,42 +1,17 @@
-// The badge page's script (GET /b/{code}, served as /assets/badge.js): check-in by staff. A staff
-// member pastes their bearer token once; it stays in this tab's sessionStorage (gone when the tab
-// closes, never sent anywhere but this service's API) and the "Check in" button posts the badge's
-// code to POST /editions/{edition_id}/check-ins. Each press carries a fresh nonce, so a retry after
-// a lost answer is counted once. Strings come from data-msg-* attributes, in the page's language.
+// The badge page's script (GET /b/{code}, served as /assets/badge.js): check-in by staff. The page
+// shows the button only to a signed-in member with staff or more on the event; the button posts the
+// badge's code to POST /editions/{edition_id}/check-ins with the session cookie, the header every
+// cookie-authenticated write needs (X-Convene-CSRF: 1) and the page's origin (docs/reference/sign-in.md).
+// Each press carries a fresh nonce, so a retry after a lost answer is counted once. Strings come from
+// data-msg-* attributes, in the page's language.
 
 (() => {
   const root = document.getElementById('staff');
   if (root === null) return;
-  const KEY = 'convene.staffToken';
   const messages = root.dataset;
-  const tokenForm = document.getElementById('staff-token-form');
-  const tokenInput = document.getElementById('staff-token');
-  const actions = document.getElementById('staff-actions');
   const button = document.getElementById('check-in');
   const result = document.getElementById('staff-result');
-
-  function storedToken() {
-    try {
-      return window.sessionStorage.getItem(KEY);
-    } catch {
-      return null;
-    }
-  }
-
-  function show() {
-    const signedIn = storedToken() !== null;
-    tokenForm.hidden = signedIn;
-    actions.hidden = !signedIn;
-  }
-
-  function forget() {
-    try {
-      window.sessionStorage.removeItem(KEY);
-    } catch {
-      // Storage refused (private mode): nothing was kept.
-    }
-    show();
-  }
+  const signIn = document.getElementById('staff-sign-in');
 
   // A nonce from the platform's random source (crypto.randomUUID needs a secure context; this
   // page may be opened over plain HTTP on a LAN address).
@@ -75,34 +50,10 @@
     unknown: 'msgUnknown',
   };
 
-  tokenForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const token = tokenInput.value.trim().replace(/^Bearer\s+/i, '');
-    if (token === '') return;
-    try {
-      window.sessionStorage.setItem(KEY, token);
-    } catch {
-      tell(messages.msgFailed);
-      return;
-    }
-    tokenInput.value = '';
-    tell('');
-    show();
-    button.focus();
-  });
-
-  document.getElementById('staff-forget').addEventListener('click', () => {
-    forget();
-    tell('');
-    tokenInput.focus();
-  });
-
   // Busy, not disabled: a disabled button drops the keyboard focus of whoever pressed it.
   let busy = false;
 
   button.addEventListener('click', async () => {
-    const token = storedToken();
-    if (token === null) return show();
     if (busy) return;
     busy = true;
     button.setAttribute('aria-disabled', 'true');
@@ -110,8 +61,12 @@
     try {
       const response = await fetch(`/editions/${encodeURIComponent(root.dataset.editionId)}/check-ins`, {
         method: 'POST',
+        credentials: 'same-origin',
+        // The pages' policy is no-referrer, under which a POST says `Origin: null`; the cookie's
+        // same-origin rule needs the real origin (sent to this service only).
+        referrerPolicy: 'same-origin',
         headers: {
-          authorization: `Bearer ${token}`,
+          'x-convene-csrf': '1',
           'content-type': 'application/json',
           accept: 'application/json',
         },
@@ -119,8 +74,8 @@
       });
       const answer = await response.json().catch(() => null);
       if (response.status === 401) {
-        forget();
-        tell(messages.msgBadToken);
+        tell(messages.msgSignedOut);
+        signIn.hidden = false;
       } else if (response.status === 403 || response.status === 404) {
         tell(messages.msgNotStaff);
       } else if (response.ok && answer?.data?.result === 'ok') {
@@ -140,5 +95,4 @@
   });
 
   root.hidden = false;
-  show();
 })();
