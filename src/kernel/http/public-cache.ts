@@ -5,8 +5,9 @@
  * (a schedule going live, a ticket drop) then costs one database query per URL per TTL.
  *
  * What it does not change:
- * - a request with an Authorization header is never answered from the cache (members see drafts
- *   and staff-only items; they always get the database's answer);
+ * - a request with an Authorization header or a signed-in session cookie is never answered from the
+ *   cache, nor its answer kept (members see drafts and staff-only items; they always get the
+ *   database's answer);
  * - a successful write (any non-GET answered below 400) in this process invalidates the cache, so an
  *   organizer reads their own writes at once; other processes sharing the database may answer
  *   anonymous readers up to one TTL late;
@@ -41,8 +42,17 @@ const MAX_ENTRIES = 5_000;
 const TIMESTAMP_FIELD = '"timestamp":"';
 const ISO_LENGTH = 24;
 
+/**
+ * A GET by no one: no Authorization header, and no caller found by the auth hook (which runs
+ * before the lookup, and always before the store), so a browser signed in by its session cookie
+ * (docs/reference/sign-in.md) is a member like a token's bearer: never answered from the cache, and
+ * its answer (drafts included) never kept for others.
+ */
 const isAnonymousGet = (request: FastifyRequest) =>
-  request.method === 'GET' && request.headers.authorization === undefined;
+  request.method === 'GET' &&
+  request.headers.authorization === undefined &&
+  // Undefined in an app without the auth plugin (the cache's own tests).
+  (request.actor ?? null) === null;
 
 export function registerPublicCache(app: FastifyInstance, options: { ttlMs: number; clock: Clock }): void {
   if (options.ttlMs <= 0) return;

@@ -120,6 +120,18 @@ describe('the session cookie', () => {
     expectError(stranger, 404, 'NOT_FOUND');
   });
 
+  it('keeps a cookie reader’s answer out of the anonymous public cache', async () => {
+    const ana = await devSession(t, 'drafts@example.com');
+    const headers = { cookie: ana.cookie, origin, 'x-convene-csrf': '1' };
+    const draft = expectOk<{ id: string }>(
+      await t.post('/events', { body: { name: 'Still a draft', slug: slug() }, headers }),
+      201,
+    );
+    // The owner sees the draft event's (empty) editions; an anonymous reader right after must not.
+    expectOk(await t.get(`/events/${draft.id}/editions`, { headers: { cookie: ana.cookie } }));
+    expectError(await t.get(`/events/${draft.id}/editions`), 404, 'NOT_FOUND');
+  });
+
   it('lets a bearer token win over the cookie (and its rule)', async () => {
     const ana = await devSession(t, 'cookie-holder@example.com');
     const carol = await t.actor('carol');
