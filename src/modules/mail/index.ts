@@ -15,6 +15,7 @@ export {
   MAIL_KINDS,
   MAIL_STATUSES,
   type MailAttachment,
+  MailCannotBeWritten,
   type MailKind,
   type MailLanguage,
   type MailLogEntry,

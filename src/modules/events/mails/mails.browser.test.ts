@@ -1,5 +1,6 @@
 /**
  * The five mails as a person sees them, in Chromium (docs/mail.md): each kind, caused through the API
+ * (a paid registration refunded through the Mercado Pago simulator among them)
  * and kept by the development mailbox, opened as its HTML part with its inline image loaded, with no
  * serious accessibility problem (axe-core) and no console error. With `SCREENSHOTS=docs/screenshots`
  * each is saved as `mail-<kind>` at phone and desktop width.
@@ -9,8 +10,9 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectOk } from '../../../../test/assertions.ts';
 import { accessibilityProblems, screenshot, sharedBrowser } from '../../../../test/browser.ts';
+import { MAIL_KINDS } from '../../mail/index.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
-import { useTeam } from '../events.fixtures.ts';
+import { checkoutHelpers, useCheckoutBench } from '../registrations/checkout.fixtures.ts';
 
 interface LogEntry {
   id: string;
@@ -21,12 +23,15 @@ interface LogEntry {
 describe('the mails in a browser', () => {
   const browsers = sharedBrowser();
   after(() => browsers.close());
-  const team = useTeam({ JOBS_POLL_MS: '50' }, { listen: true });
-  const { t, owner } = team;
-  const certificates = certificateFixtures(() => team);
+  // The checkout bench (a Mercado Pago simulator) for a paid registration's refund; no MAIL_URL,
+  // so the development mailbox keeps every mail.
+  const bench = useCheckoutBench();
+  const certificates = certificateFixtures(bench);
+  const checkout = checkoutHelpers(bench);
 
   /** Every mail of the event once all are sent (the development mailbox keeps them). */
   async function sentMails(eventId: string, count: number): Promise<LogEntry[]> {
+    const { t, owner } = bench();
     const deadline = Date.now() + 20_000;
     for (;;) {
       const log = expectOk(
@@ -41,8 +46,18 @@ describe('the mails in a browser', () => {
   it('each kind renders accessibly with its inline image and no console error', async (context) => {
     const browser = await browsers.get(context);
     if (browser === undefined) return;
-    // Every kind in one event: a certificate (a registration, its check-in, a run), a signature
-    // request, an invitation, and a refund's mail is the same layout as a registration's.
+    const { t, owner, admin } = bench();
+    // A paid registration refunded: its confirmation and its refund.
+    const paid = await checkout.paidRegistration();
+    expectOk(
+      await t.post(`/registrations/${paid.registration.id}/refund`, {
+        token: admin.token,
+        body: { reason: 'The workshop was cancelled' },
+      }),
+    );
+    const paidMails = await sentMails(paid.event.id, 2);
+    // The other kinds in one event: a certificate (a registration, its check-in, a run), a
+    // signature request, an invitation.
     const { event, edition, certificate } = await certificates.certifiedAttendee('Ana Souza');
     assert.ok(certificate.id);
     expectOk(
@@ -59,16 +74,9 @@ describe('the mails in a browser', () => {
       }),
       201,
     );
-    const mails = await sentMails(event.id, 4);
+    const mails = [...(await sentMails(event.id, 4)), ...paidMails];
     const kinds = new Set(mails.map((mail) => mail.kind));
-    for (const kind of [
-      'registration_confirmed',
-      'certificate_issued',
-      'signature_request',
-      'event_invitation',
-    ]) {
-      assert.ok(kinds.has(kind), kind);
-    }
+    assert.deepEqual([...kinds].sort(), [...MAIL_KINDS].sort());
 
     const page = await (await browser.newContext()).newPage();
     const problems: string[] = [];
@@ -78,7 +86,7 @@ describe('the mails in a browser', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     for (const kind of kinds) {
       const mail = mails.find((entry) => entry.kind === kind)!;
-      await page.goto(`${t.baseUrl}/dev/mail/${mail.id}/html`);
+      await page.goto(`${bench().t.baseUrl}/dev/mail/${mail.id}/html`);
       await page.locator('h1').waitFor();
       for (const image of await page.locator('img').all()) {
         const width = await image.evaluate(

@@ -10,7 +10,14 @@ import { findActorById } from '../../../kernel/auth/actors.repository.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { open } from '../../../kernel/secret-box.ts';
-import type { MailAttachment, MailKind, MailRenderer, OutboxMail, RenderedMail } from '../../mail/index.ts';
+import {
+  type MailAttachment,
+  MailCannotBeWritten,
+  type MailKind,
+  type MailRenderer,
+  type OutboxMail,
+  type RenderedMail,
+} from '../../mail/index.ts';
 import { type BadgeCodes, findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
 import { type CertificateDocuments, findCertificate, verifyUrlOf } from '../certificates/index.ts';
 import { BADGE_QR_CID, renderEventMail, roleName } from '../email-templates/index.ts';
@@ -31,19 +38,20 @@ export interface MailsContext {
   certificatePdfs: CertificateDocuments;
 }
 
-/** A mail whose subject is gone (deleted since it was queued) cannot be written: it fails for good. */
-class MailSubjectGone extends Error {
-  constructor(what: string) {
-    super(`${what} of this mail no longer exists`);
-  }
-}
-
+/** A mail whose subject is gone (deleted since it was queued) can never be written: it fails at once. */
 function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new MailSubjectGone(what);
+  if (value === undefined) throw new MailCannotBeWritten(`${what} of this mail no longer exists`);
   return value;
 }
 
-const idIn = (mail: OutboxMail, key: string) => String(mail.data[key] ?? '');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id the mail's payload names under `key`. */
+function idIn(mail: OutboxMail, key: string): string {
+  const id = mail.data[key];
+  if (typeof id !== 'string' || !UUID.test(id)) throw new MailCannotBeWritten(`the mail's ${key} is missing`);
+  return id;
+}
 
 async function render(
   ctx: MailsContext,

@@ -14,6 +14,7 @@ export type {
   OutboxMail,
   RenderedMail,
 } from './mail.types.ts';
+export { MailCannotBeWritten } from './mail.types.ts';
 export {
   type AttemptOutcome,
   findLogEntry,

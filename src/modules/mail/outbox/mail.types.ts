@@ -50,6 +50,17 @@ export interface OutboxMail {
 
 export type MailRenderer = (mail: OutboxMail) => Promise<RenderedMail>;
 
+/**
+ * Thrown by a renderer for a mail that can never be written (what it is about was deleted since it
+ * was queued): the mail fails at once, where any other rendering error is tried again.
+ */
+export class MailCannotBeWritten extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MailCannotBeWritten';
+  }
+}
+
 /** One line of an event's mail log. */
 export interface MailLogEntry {
   id: string;

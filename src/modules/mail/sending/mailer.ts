@@ -13,6 +13,7 @@ import type { JobResult, JobRunner } from '../../../kernel/jobs/runner.ts';
 import {
   findOutboxMail,
   finishAttempt,
+  MailCannotBeWritten,
   type MailKind,
   type MailRenderer,
   noteUnsentError,
@@ -91,9 +92,10 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
     try {
       rendered = await render(mail);
     } catch (error) {
-      // A renderer reads the database (an event's overrides): worth another try within the window.
+      // A renderer reads the database (an event's overrides): worth another try within the window,
+      // unless it says the mail can never be written.
       const message = `rendering failed: ${error instanceof Error ? error.message : String(error)}`;
-      const seconds = retryIn(mail, claims);
+      const seconds = error instanceof MailCannotBeWritten ? null : retryIn(mail, claims);
       log.warn({ email_id: id, err: error }, 'mail: rendering failed');
       await noteUnsentError(db, id, message, seconds === null);
       return seconds === null ? undefined : { retryInSeconds: seconds };

@@ -103,10 +103,11 @@ describe('sending mail through SMTP', () => {
     assert.equal(withMessageId(sink, `<${id}@127.0.0.1>`).length, 0);
   });
 
-  it('fails a mail whose kind has no renderer, saying so', async () => {
-    const [id] = await queue(t, { kind: 'refund_issued' });
+  it('fails at once, saying so, a mail its renderer can never write (what it was about is gone)', async () => {
+    // The events module's refund renderer: a payload naming no registration.
+    const [id] = await queue(t, { kind: 'refund_issued', data: {} });
     const row = await waitForRow(t.db, id!, (mail) => mail.status === 'failed');
-    assert.equal(row.last_error, 'no renderer is registered for the mail kind refund_issued');
+    assert.equal(row.last_error, "rendering failed: the mail's registration_id is missing");
     assert.equal(row.attempts, 0);
   });
 
