@@ -52,6 +52,28 @@ describe('configuration', () => {
     assert.equal(config.sessionTtlHours, 8);
   });
 
+  it('keeps mail in the development mailbox without MAIL_URL, turns it off in production, sends with it', () => {
+    const development = loadConfig({}).mail;
+    assert.deepEqual(development, {
+      url: undefined,
+      mode: 'dev-mailbox',
+      from: 'Convene <no-reply@localhost>',
+      retryScheduleSeconds: [30, 60, 120, 300, 600, 900],
+      retryForSeconds: 3600,
+    });
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://id.example.com/jwks',
+      SECRETS_KEY: KEY,
+    };
+    const signing = { CREDENTIAL_SIGNING_KEY: 'a key' };
+    assert.equal(loadConfig({ ...production, ...signing }).mail.mode, 'off');
+    const smtp = loadConfig({ ...production, ...signing, MAIL_URL: 'smtps://u:p@mail.example.com:465' }).mail;
+    assert.equal(smtp.mode, 'smtp');
+    assert.equal(smtp.url, 'smtps://u:p@mail.example.com:465');
+    assert.deepEqual(loadConfig({ MAIL_RETRY_SCHEDULE: '0.2, 1' }).mail.retryScheduleSeconds, [0.2, 1]);
+  });
+
   it('turns development conveniences off in production', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
@@ -126,6 +148,9 @@ describe('configuration', () => {
     ['a session lifetime of 0 hours', { SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS'],
     ['a session lifetime in minutes', { SESSION_TTL_HOURS: '1.5' }, 'SESSION_TTL_HOURS'],
     ['a headers timeout under 100 ms', { HTTP_HEADERS_TIMEOUT_MS: '50' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    ['a MAIL_URL of another scheme', { MAIL_URL: 'https://mail.example.com' }, 'MAIL_URL'],
+    ['a mail retry delay of zero', { MAIL_RETRY_SCHEDULE: '30,0' }, 'MAIL_RETRY_SCHEDULE'],
+    ['a mail retry window of zero', { MAIL_RETRY_FOR_SECONDS: '0' }, 'MAIL_RETRY_FOR_SECONDS'],
   ];
   for (const [name, env, variable] of refusals) {
     it(`refuses ${name}, naming ${variable}`, () => {

@@ -29,6 +29,7 @@ import type {
   FulfilledSignature,
 } from '../../src/modules/events/signatures/signatures.schemas.ts';
 import type { TicketType } from '../../src/modules/events/tickets/tickets.schemas.ts';
+import { queueMail } from '../../src/modules/mail/index.ts';
 import type { ConnectResult } from '../../src/modules/payments/connections/connections.schemas.ts';
 import type { Intent } from '../../src/modules/payments/intents/intents.schemas.ts';
 import type { Seller, Wallet } from '../../src/modules/payments/wallets/wallets.schemas.ts';
@@ -292,11 +293,32 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'world: the intent made an event and a delivery',
   );
 
+  // 8. A mail in the event's log (declared straight into the outbox, as a declaring module does).
+  const mail = await queueMail(t.db, {
+    kind: 'signature_request',
+    to: member.email,
+    language: 'en',
+    eventId: event.id,
+    data: {},
+  });
+  // Settled before the fuzz starts (no renderer here: it fails), so its job writes nothing later.
+  for (let tries = 0; ; ) {
+    const [job] = await queryRows<{ status: string }>(
+      t.db,
+      sql`select status from jobs where kind = 'mail.send' and key = ${mail.id}`,
+    );
+    if (job?.status !== 'pending') break;
+    assert.ok(++tries < 400, 'world: the mail settles');
+    t.mailer.wake();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
   return {
     owner,
     member,
     guest,
     ids: {
+      email: mail.id,
       event: event.id,
       draftEvent: draftEvent.id,
       edition: edition.id,
@@ -397,6 +419,7 @@ function pathValue(world: World, op: Operation, name: string): string {
     delivery_id: ids.delivery,
     job_id: ids.job,
     certificate_id: ids.certificate,
+    email_id: ids.email,
     verification_code: ids.verificationCode,
     list_id: ids.statusList,
     code: ids.badgeUrl?.slice(ids.badgeUrl.lastIndexOf('/') + 1),

@@ -66,11 +66,17 @@ export async function finishJob(
     where id = ${id} and claim_id = ${claimId}`);
 }
 
-/** Seconds until the next pending job is due (null when none), for the runner's timer. */
+/**
+ * Seconds until the next pending job may be claimed (null when none), for the runner's timer: when
+ * it is due, or when its lease ends if one holds it. A job running under a lease (in this process
+ * or another) is not due again until its lease ends, so it does not make the runner poll at once.
+ */
 export async function secondsToNextJob(db: Executor): Promise<number | null> {
   const [row] = await queryRows<{ seconds: number | null }>(
     db,
-    sql`select extract(epoch from (min(run_at) - now()))::float8 as seconds from jobs where status = 'pending'`,
+    sql`select extract(epoch from (min(greatest(run_at, coalesce(leased_until, run_at))) - now()))::float8
+          as seconds
+        from jobs where status = 'pending'`,
   );
   return row?.seconds ?? null;
 }

@@ -128,13 +128,15 @@ export class JobRunner {
   /** Follows a running job; once there is room for a batch again, claims more if some were left. */
   private track(running: Promise<void>): void {
     this.inFlight.add(running);
-    void running.finally(() => {
+    const done = () => {
       this.inFlight.delete(running);
       if (this.more && this.inFlight.size <= MAX_IN_FLIGHT - BATCH) {
         this.more = false;
         this.wake();
       }
-    });
+    };
+    // `run` records its own failures; should it still reject, that is no unhandled rejection.
+    running.then(done, done);
   }
 
   private async run(job: ClaimedJob, claimId: string): Promise<void> {

@@ -23,7 +23,9 @@ export const simpleRenderer = async (mail: { data: Record<string, unknown> }): P
   const body = String(mail.data.body ?? 'A test mail');
   return {
     subject,
-    html: `<!doctype html><html><body><p style="color:#1f2937">${body}</p><img src="cid:logo@convene" alt="logo"></body></html>`,
+    html:
+      `<!doctype html><html><body><p style="color:#1f2937">${body}</p>` +
+      '<img src="cid:logo@convene" alt="logo"></body></html>',
     text: body,
     attachments: [
       { filename: 'logo.png', contentType: 'image/png', content: PIXEL_PNG, cid: 'logo@convene' },
@@ -82,7 +84,8 @@ export async function outboxRow(db: Database, id: string): Promise<OutboxState> 
 export async function attemptsOf(db: Database, id: string) {
   return queryRows<{ number: number; outcome: string | null; smtp_code: number | null; response: string }>(
     db,
-    sql`select number, outcome, smtp_code, response from email_attempts where email_id = ${id} order by number`,
+    sql`select number, outcome, smtp_code, response from email_attempts
+        where email_id = ${id} order by number`,
   );
 }
 

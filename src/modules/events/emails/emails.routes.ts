@@ -1,4 +1,7 @@
-/** Routes of docs/reference/mail.md: an event's mail log, and resending one mail. Handlers: service, envelope. */
+/**
+ * Routes of docs/reference/mail.md: an event's mail log, and resending one mail. Handlers: service,
+ * envelope.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
 import { created, pageWindow, paginated } from '../../../kernel/http/respond.ts';
@@ -20,10 +23,10 @@ export const emailRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, { 
         summary: "List an event's mail",
         description:
           'Owner or admin. The mail the event sent or is sending (registration confirmations, signature ' +
-          'requests, certificates, refunds, invitations), newest first, with each one’s delivery status: ' +
-          '`queued` (waiting, or retried after a temporary failure, for up to an hour), `sent` (the mail server ' +
-          'accepted it), `failed` (refused for good, or still failing an hour on). `to` matches the recipient ' +
-          'without case.',
+          'requests, certificates, refunds, invitations), newest first, with each one’s delivery ' +
+          'status: `queued` (waiting, or retried after a temporary failure, for up to an hour), `sent` ' +
+          '(the mail server accepted it), `failed` (refused for good, or still failing an hour on). `to` ' +
+          'matches the recipient without case.',
         params: idParams('event_id'),
         querystring: MailLogQuery,
         response: {
@@ -54,9 +57,10 @@ export const emailRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, { 
         operationId: 'resendEmail',
         summary: 'Resend a mail',
         description:
-          "Owner or admin of the mail's event. Queues a copy of the mail (a new id and `Message-ID`, the same " +
-          'content rendered again, `resent_from` naming the original), whatever the original’s status, and ' +
-          'answers it. A mail is unknown (404) to anyone without a role on its event; a staff member gets 403.',
+          "Owner or admin of the mail's event. Queues a copy of the mail (a new id and `Message-ID`, the " +
+          'same content rendered again, `resent_from` naming the original), whatever the original’s ' +
+          'status, and answers it. A mail is unknown (404) to anyone without a role on its event; a staff ' +
+          'member gets 403.',
         params: idParams('email_id'),
         response: {
           201: envelope(

@@ -117,7 +117,7 @@ describe("an event's mail log", () => {
     ]);
   });
 
-  it('is for owner and admin: staff 403, an outsider 403 on a published event and 404 on a draft', async () => {
+  it('is for owner and admin: staff 403, an outsider 403 (published event) or 404 (draft)', async () => {
     expectError(await t.get(`/events/${eventId}/emails`, { token: staff.token }), 403, 'FORBIDDEN');
     expectError(await t.get(`/events/${eventId}/emails`, { token: outsider.token }), 403, 'FORBIDDEN');
     expectError(await t.get(`/events/${draftId}/emails`, { token: outsider.token }), 404, 'NOT_FOUND');

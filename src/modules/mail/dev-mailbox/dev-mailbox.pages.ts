@@ -19,12 +19,21 @@ export const mailPaths = (id: string) => ({
   attachment: (index: number) => `/dev/mail/${id}/attachments/${index}`,
 });
 
+/** A definition list of `[term, value]` pairs. */
+const facts = (pairs: Array<[string, Html | string]>) =>
+  html`<dl>${pairs.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+
 export function mailboxPage(mails: KeptLine[]): Html {
-  const items = mails.map(
-    (mail) => html`<li class="card"><a href="${mailPaths(mail.id).page}">${mail.subject || '(no subject)'}</a>
-<dl><dt>To</dt><dd>${mail.to}</dd><dt>Kind</dt><dd>${mail.kind}</dd><dt>Kept</dt><dd><time datetime="${mail.kept_at.toISOString()}">${mail.kept_at.toISOString()}</time></dd></dl></li>
-`,
-  );
+  const items = mails.map((mail) => {
+    const kept = mail.kept_at.toISOString();
+    return html`<li class="card"><a href="${mailPaths(mail.id).page}">${mail.subject || '(no subject)'}</a>
+${facts([
+  ['To', mail.to],
+  ['Kind', mail.kind],
+  ['Kept', html`<time datetime="${kept}">${kept}</time>`],
+])}</li>
+`;
+  });
   return page({
     language: 'en',
     title: 'Development mailbox',
@@ -38,14 +47,21 @@ export function mailPage(mail: KeptMail): Html {
   const paths = mailPaths(mail.id);
   const attachments = mail.attachments.map(
     (attachment, index) =>
-      html`<li><a href="${paths.attachment(index)}">${attachment.filename}</a> <span class="muted">${attachment.contentType}${attachment.cid === null ? '' : ', inline'}</span></li>`,
+      html`<li><a href="${paths.attachment(index)}">${attachment.filename}</a>
+<span class="muted">${attachment.contentType}${attachment.cid === null ? '' : ', inline'}</span></li>`,
   );
   return page({
     language: 'en',
     title: mail.subject || 'Mail',
     body: html`<p><a href="/dev/mail">All mail</a></p>
 <div class="card"><h1>${mail.subject || '(no subject)'}</h1>
-<dl><dt>From</dt><dd>${mail.sender}</dd><dt>To</dt><dd>${mail.to}</dd><dt>Kind</dt><dd>${mail.kind}</dd><dt>Message-ID</dt><dd>${mail.message_id ?? ''}</dd><dt>Kept</dt><dd>${mail.kept_at.toISOString()}</dd></dl>
+${facts([
+  ['From', mail.sender],
+  ['To', mail.to],
+  ['Kind', mail.kind],
+  ['Message-ID', mail.message_id ?? ''],
+  ['Kept', mail.kept_at.toISOString()],
+])}
 <p><a href="${paths.text}">Text part</a> · <a href="${paths.html}">HTML part alone</a></p>
 ${attachments.length === 0 ? '' : html`<h2>Attachments</h2><ul>${attachments}</ul>`}</div>
 <iframe class="mail-frame" title="The mail's HTML part" src="${paths.html}"></iframe>`,

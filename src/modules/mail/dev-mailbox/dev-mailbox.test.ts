@@ -39,7 +39,7 @@ describe('the development mailbox', () => {
     assert.ok(!page.text.includes('First <mail>'), 'the subject is escaped');
   });
 
-  it("shows one mail with its headers, parts and attachments; its HTML's cid: images point at them", async () => {
+  it("shows one mail with its headers, parts and attachments, its HTML's cid: images", async () => {
     const page = await t.get(`/dev/mail/${first}`);
     assert.equal(page.status, 200);
     assert.ok(page.text.includes(`&lt;${first}@127.0.0.1&gt;`), 'the Message-ID');

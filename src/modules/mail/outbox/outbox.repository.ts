@@ -68,7 +68,8 @@ export async function startAttempt(
   await db.execute(sql`
     with attempt as (insert into email_attempts (email_id, number) values (${id}, ${number}))
     update emails
-    set attempts = ${number}, subject = ${fields.subject}, message_id = ${fields.messageId}, updated_at = now()
+    set attempts = ${number}, subject = ${fields.subject}, message_id = ${fields.messageId},
+        updated_at = now()
     where id = ${id}`);
 }
 

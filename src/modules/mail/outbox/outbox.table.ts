@@ -55,7 +55,7 @@ export const emails = pgTable(
     check('emails_status_check', sql`${table.status} in ('queued', 'sent', 'failed')`),
     check(
       'emails_kind_check',
-      sql`${table.kind} in ('signature_request', 'registration_confirmed', 'refund_issued', 'certificate_issued', 'event_invitation')`,
+      sql`${table.kind} in (${sql.raw(MAIL_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
     ),
   ],
 );

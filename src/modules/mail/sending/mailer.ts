@@ -23,6 +23,7 @@ import {
   startAttempt,
 } from '../outbox/index.ts';
 import {
+  type Acceptance,
   devMailboxTransport,
   type MailTransport,
   redactMailUrl,
@@ -103,19 +104,21 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
     const number = mail.attempts + 1;
     const messageId = messageIdOf(id);
     await startAttempt(db, id, number, { subject: rendered.subject, messageId });
+    let accepted: Acceptance;
     try {
-      const accepted = await transport.send({
+      accepted = await transport.send({
         ...rendered,
         from: settings.from,
         to: mail.to,
         messageId,
         emailId: id,
       });
-      await finishAttempt(db, id, number, { outcome: 'accepted', ...accepted, final: true });
-      return undefined;
     } catch (error) {
+      // Anything but a SendFailure (the development mailbox's write) is worth another try too.
       const failure =
-        error instanceof SendFailure ? error : new SendFailure('temporary', null, String(error));
+        error instanceof SendFailure
+          ? error
+          : new SendFailure('temporary', null, error instanceof Error ? error.message : String(error));
       const seconds = failure.outcome === 'permanent' ? null : retryIn(mail, claims);
       await finishAttempt(db, id, number, {
         outcome: failure.outcome,
@@ -133,6 +136,10 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
       );
       return seconds === null ? undefined : { retryInSeconds: seconds };
     }
+    // Outside the try: a failure to record the acceptance must not be taken for a failed send. The
+    // job then runs again, and this attempt stays without an outcome (the one case of a duplicate).
+    await finishAttempt(db, id, number, { outcome: 'accepted', ...accepted, final: true });
+    return undefined;
   };
 
   jobs.registerJobKind(SEND_JOB, (job) => send(job.key, job.attempts));

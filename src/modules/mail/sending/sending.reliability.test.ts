@@ -102,7 +102,7 @@ describe('mail across a SIGKILL of the sending process (PostgreSQL, real process
         duplicates += times - 1;
         assert.ok(
           (record?.unrecorded ?? 0) >= times - 1,
-          `mail ${id} arrived ${times} times: each extra copy has an attempt the killed process never recorded`,
+          `mail ${id} arrived ${times} times: each extra copy has an attempt never recorded as answered`,
         );
       }
     }
