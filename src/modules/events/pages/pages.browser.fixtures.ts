@@ -194,6 +194,7 @@ export function usePagesInBrowser(options: { publicHost?: string } = {}) {
     bench,
     f,
     h,
+    h,
     at,
     open,
     staffSession,
