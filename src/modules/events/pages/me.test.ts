@@ -125,7 +125,7 @@ describe('GET /me', () => {
   });
 
   it('asks anyone not signed in to sign in and come back, also with an ended or forged session', async () => {
-    for (const headers of [{}, { cookie: 'convene_session=forged' }]) {
+    for (const headers of [{}, { cookie: 'convene_session=forged' }] as Record<string, string>[]) {
       const page = await open(headers);
       assert.equal(page.statusCode, 200);
       assert.equal(page.headers['cache-control'], 'no-store');

@@ -194,7 +194,6 @@ export function usePagesInBrowser(options: { publicHost?: string } = {}) {
     bench,
     f,
     h,
-    h,
     at,
     open,
     staffSession,
