@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { screenshot } from '../../../../test/browser.ts';
 import { meScene } from './me.fixtures.ts';
-import { HOST, usePagesInBrowser } from './pages.browser.fixtures.ts';
+import { HOST, scanQr, usePagesInBrowser } from './pages.browser.fixtures.ts';
 
 describe("a person's own page in a browser", () => {
   // PUBLIC_BASE_URL is the browser's address: the sign-in form and sign-out must come from its origin.
@@ -49,6 +49,10 @@ describe("a person's own page in a browser", () => {
       box !== null && box.width > 100 && box.height > 100,
       `QR code on screen: ${JSON.stringify(box)}`,
     );
+    // And a scanner reads the badge's address off it, the one its link opens.
+    const badgeRegion = page.getByRole('region', { name: 'Badges' });
+    const badgePath = await badgeRegion.getByRole('link', { name: /Open the badge/ }).getAttribute('href');
+    assert.equal(await scanQr(badgeRegion), `${new URL(page.url()).origin}${badgePath}`);
 
     // The certificate's PDF link answers with the browser's session cookie.
     const pdfLink = page.getByRole('link', { name: /Download the PDF/ });
