@@ -50,6 +50,9 @@ button[aria-disabled=true]{opacity:.7;cursor:progress}
 .notice:empty{display:none}
 .list{list-style:none;padding:0;margin:0}
 .list>li+li{margin-top:1rem}
+.links{list-style:none;padding:0;margin:.75rem 0}
+.links>li{margin:.25rem 0}
+.links a{display:inline-block;padding:.25rem 0;min-height:1.5rem}
 .mail-frame{display:block;width:100%;height:70vh;margin:1rem 0;border:1px solid #d1d5db;border-radius:.5rem;background:#fff}
 [hidden]{display:none!important}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}

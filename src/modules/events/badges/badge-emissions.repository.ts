@@ -126,6 +126,25 @@ export async function findEmissionOfRegistration(
   return rows[0];
 }
 
+/** The badges of these registrations (their participant emissions), for a person's own page. */
+export async function findEmissionsOfRegistrations(
+  db: Executor,
+  registrationIds: string[],
+): Promise<Array<{ registration_id: string; id: string; status: BadgeEmissionRow['status'] }>> {
+  if (registrationIds.length === 0) return [];
+  const rows = await db
+    .select({
+      registration_id: badgeEmissions.registration_id,
+      id: badgeEmissions.id,
+      status: badgeEmissions.status,
+    })
+    .from(badgeEmissions)
+    .where(inArray(badgeEmissions.registration_id, registrationIds));
+  return rows.flatMap((row) =>
+    row.registration_id === null ? [] : [{ ...row, registration_id: row.registration_id }],
+  );
+}
+
 /** The names the print variables need, and the edition's dates and venue (the badge and checkout pages). */
 export async function findEditionNames(
   db: Executor,

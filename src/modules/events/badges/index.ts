@@ -10,6 +10,9 @@ export {
   findEditionNames,
   findEmission,
   findEmissionOfRegistration,
+  findEmissionsOfRegistrations,
+  listActiveBadgesOfUser,
+  type UserBadgeView,
 } from './badge-emissions.repository.ts';
 export { memberStaffBadges, participantBadges, publishStaffBadges } from './badges.emission.ts';
 export { badgeRoutes } from './badges.routes.ts';

@@ -5,6 +5,6 @@ export {
 } from './certificate-documents.service.ts';
 export { findCertificate } from './certificates.repository.ts';
 export { certificateRoutes } from './certificates.routes.ts';
-export { verifyUrlOf } from './certificates.service.ts';
+export { listMyCertificates, verifyUrlOf } from './certificates.service.ts';
 export { ISSUE_JOB, issuanceProgress, issueCertificatesJob } from './issuance.service.ts';
 export { credentialRoutes } from './verifiable-credentials.routes.ts';

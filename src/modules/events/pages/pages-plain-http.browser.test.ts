@@ -9,15 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import jsQRModule from 'jsqr';
-import type { Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { expectOk } from '../../../../test/assertions.ts';
-import { HOST, UNKNOWN_TOKEN, usePagesInBrowser } from './pages.browser.fixtures.ts';
-
-type JsQr = typeof jsQRModule.default;
-/** jsqr is CommonJS typed with `export default` (as in test/pdf.ts). */
-const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
+import { HOST, scanQr, UNKNOWN_TOKEN, usePagesInBrowser } from './pages.browser.fixtures.ts';
 
 const HTTPS_ONLY = ['cross-origin-opener-policy', 'strict-transport-security', 'origin-agent-cluster'];
 const ALWAYS = [
@@ -32,12 +25,6 @@ function checkHeaders(headers: Record<string, string>, name: string) {
   for (const header of HTTPS_ONLY)
     assert.equal(headers[header], undefined, `${name}: no ${header} over HTTP`);
   for (const header of ALWAYS) assert.ok(headers[header], `${name}: ${header} kept`);
-}
-
-/** What a scanner reads off the screen: the QR code's element as pixels, decoded by jsqr. */
-async function scanQr(page: Page): Promise<string> {
-  const png = PNG.sync.read(await page.locator('svg.qr').screenshot());
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? '';
 }
 
 describe('every page over plain HTTP at a LAN-like PUBLIC_BASE_URL', () => {
@@ -70,6 +57,7 @@ describe('every page over plain HTTP at a LAN-like PUBLIC_BASE_URL', () => {
       ['checkout', `/checkout/${registration.intent_id}`, 200],
       ['unknown checkout', '/checkout/01937a4e-8f2b-7c3d-9e4f-5a6b7c8d9e0f', 404],
       ['badges list', `/users/${ana.id}/badges`, 200],
+      ['my page, not signed in', '/me', 200],
     ];
     for (const [name, link, status] of pages) {
       const opened = await open(context, link);

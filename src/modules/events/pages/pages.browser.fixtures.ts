@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, type TestContext } from 'node:test';
 import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
+import jsQRModule from 'jsqr';
+import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { expectOk } from '../../../../test/assertions.ts';
 import { accessibilityProblems, sharedBrowser } from '../../../../test/browser.ts';
 import type { TestUser } from '../../../../test/harness.ts';
@@ -22,6 +24,16 @@ import type { CreatedSignatureRequest } from '../signatures/signatures.schemas.t
 import { signatureRequests } from '../signatures/signatures.table.ts';
 
 export const HOST = 'convene.test';
+
+type JsQr = typeof jsQRModule.default;
+/** jsqr is CommonJS typed with `export default` (as in test/pdf.ts). */
+const jsQR: JsQr = (jsQRModule as unknown as { default?: JsQr }).default ?? (jsQRModule as unknown as JsQr);
+
+/** What a scanner reads off the screen: the QR code's element (the page's first) as pixels, decoded by jsqr. */
+export async function scanQr(where: Page | Locator): Promise<string> {
+  const png = PNG.sync.read(await where.locator('svg.qr').first().screenshot());
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? '';
+}
 /** A signing token of the right shape that no request has. */
 export const UNKNOWN_TOKEN = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 

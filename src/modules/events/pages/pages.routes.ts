@@ -1,7 +1,7 @@
 /**
  * The events module's people-facing pages (docs/reference/pages.md): the badge page a QR code opens, the
- * signing page of a signature request's link, the checkout return page, and the scripts they
- * run. (The badges list page answers at its JSON route, `badges.routes.ts`.)
+ * signing page of a signature request's link, the checkout return page, a person's own page (`/me`),
+ * and the scripts they run. (The badges list page answers at its JSON route, `badges.routes.ts`.)
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -19,6 +19,7 @@ import { lookUpRequestView } from '../signatures/index.ts';
 import { BADGE_SCRIPT, badgePage, badgeView, badgeViewer } from './badge.page.ts';
 import { CHECKOUT_MESSAGES } from './checkout.messages.ts';
 import { CHECKOUT_SCRIPT, checkoutPage, checkoutView } from './checkout.page.ts';
+import { mePage, meView } from './me.page.ts';
 import {
   BADGE_EXAMPLE,
   BadgeJson,
@@ -79,6 +80,38 @@ export const pageRoutes: FastifyPluginAsyncTypebox<PagesContext> = async (app, d
       const viewer = await badgeViewer(db, badge, request.actor);
       const { status, document } = badgePage(badge, language, request.params.code, viewer);
       return sendHtml(reply, status, language, document);
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      // Anyone may open it: who is signed in (the session cookie, or a token) decides what it shows.
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        operationId: 'getMyPage',
+        summary: 'My page (HTML)',
+        description:
+          "The signed-in person's own page, where the invitation mails' sign-in link lands " +
+          '(`/auth/sign-in?return_to=/me`). An HTML page in the language of `Accept-Language`: who is ' +
+          'signed in, a sign-out button, and their registrations (every edition, newest first; a pending ' +
+          'one links its payment, a confirmed one its badge page), their active badges with QR codes, and ' +
+          'their certificates (newest 100) with links to the PDF, the verifiable credential and the ' +
+          "verification page. Only the caller's own items are listed. Without a session (or a bearer " +
+          'token) it answers 200 with a page saying so and a link to sign in and come back here. Always ' +
+          'HTML, never cached (`Cache-Control: no-store`): the API has the same data as JSON.',
+        response: { 200: htmlPage("the person's page, or the page asking them to sign in") },
+      },
+    },
+    async (request, reply) => {
+      const language = pickLanguage(request.headers['accept-language']);
+      const actor = request.actor;
+      const view =
+        actor === null ? undefined : await meView(db, badgeCodes, deps.config.publicBaseUrl, actor);
+      // A bearer token signs nobody in the browser: no sign-out button for it.
+      const viaSession = actor !== null && (request.headers.authorization ?? '') === '';
+      return sendHtml(reply, 200, language, mePage(view, language, viaSession));
     },
   );
 

@@ -6,7 +6,12 @@
 
 export type { RegistrantCheckIns } from './refunds.service.ts';
 export { onIntentTransition, registerCheckout } from './registrations.listener.ts';
-export { findConfirmedRegistration, findRegistration } from './registrations.repository.ts';
+export {
+  findConfirmedRegistration,
+  findRegistration,
+  listRegistrationsOfUser,
+  type OwnRegistration,
+} from './registrations.repository.ts';
 export { registrationRefundRoutes, registrationRoutes } from './registrations.routes.ts';
 export { retryCheckout } from './registrations.service.ts';
 export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';

@@ -228,3 +228,49 @@ export async function findConfirmedRegistration(
   );
   return rows[0];
 }
+
+/** A person's registration as their own page (`/me`) lists it: with its event, edition and ticket. */
+export interface OwnRegistration {
+  id: string;
+  status: RegistrationStatus;
+  status_reason: string | null;
+  intent_id: string | null;
+  checkout_url: string | null;
+  hold_expires_at: Date | null;
+  created_at: Date;
+  ticket_name: string;
+  edition_id: string;
+  edition_name: string;
+  starts_at: Date;
+  ends_at: Date;
+  event_name: string;
+}
+
+/**
+ * Every registration of the person, whatever its status or edition (deleted editions left out: they
+ * are gone for everyone), newest first. A person holds a handful, so the list is not paged.
+ */
+export function listRegistrationsOfUser(db: Executor, userId: string): Promise<OwnRegistration[]> {
+  return db
+    .select({
+      id: registrations.id,
+      status: registrations.status,
+      status_reason: registrations.status_reason,
+      intent_id: registrations.intent_id,
+      checkout_url: registrations.checkout_url,
+      hold_expires_at: registrations.hold_expires_at,
+      created_at: registrations.created_at,
+      ticket_name: ticketTypes.name,
+      edition_id: editions.id,
+      edition_name: editions.name,
+      starts_at: editions.starts_at,
+      ends_at: editions.ends_at,
+      event_name: events.name,
+    })
+    .from(registrations)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+    .innerJoin(editions, eq(editions.id, registrations.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(and(eq(registrations.user_id, userId), isNull(editions.deleted_at)))
+    .orderBy(desc(registrations.created_at), desc(registrations.id));
+}
