@@ -12,7 +12,10 @@
  * - on a PostgreSQL server, also `pg_dump`'s output, when the binary is installed;
  * - on the embedded database, also its data directory as files (dead rows and the WAL included).
  *
- * The service's logs, at `trace`, are scanned the same way.
+ * The service's logs, at `trace`, are scanned the same way. Mail goes out over SMTP to a server on
+ * loopback, as in production: a signature request's link reaches its signatory there, while the
+ * outbox keeps its token sealed. (Without `MAIL_URL`, the development mailbox keeps the mail as sent,
+ * link included: it is the development stand-in for the recipient's inbox, closed in production.)
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -34,6 +37,7 @@ import type { WebhookEndpointWithSecret } from '../src/modules/payments/webhooks
 import { expectOk } from './assertions.ts';
 import { type ApiResponse, createTestApp, type TestApp, type TestUser } from './harness.ts';
 import { type MercadoPagoSimulator, startMercadoPagoSimulator } from './mercadopago-simulator.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 import { eventually, type Subscriber, startSubscriber } from './subscriber.ts';
 
 const CLIENT = { clientId: 'dump-client', clientSecret: 'dump-client-secret' };
@@ -112,6 +116,7 @@ function pgDump(url: string): Promise<string | undefined> {
 describe('secrets at rest', () => {
   let sim: MercadoPagoSimulator;
   let subscriber: Subscriber;
+  let sink: SmtpSink;
   let t: TestApp;
   let owner: TestUser;
   const logs: string[] = [];
@@ -119,6 +124,7 @@ describe('secrets at rest', () => {
   before(async () => {
     sim = await startMercadoPagoSimulator(CLIENT);
     subscriber = await startSubscriber();
+    sink = await startSmtpSink();
     const logStream = new Writable({
       write(chunk: Buffer, _encoding, done) {
         logs.push(chunk.toString('utf8'));
@@ -131,6 +137,8 @@ describe('secrets at rest', () => {
         MERCADOPAGO_CLIENT_SECRET: CLIENT.clientSecret,
         MERCADOPAGO_AUTH_URL: sim.url,
         MERCADOPAGO_API_URL: sim.url,
+        MAIL_URL: sink.url,
+        JOBS_POLL_MS: '50',
         LOG_LEVEL: 'trace',
       },
       { logStream },
@@ -140,6 +148,7 @@ describe('secrets at rest', () => {
   after(async () => {
     await t?.close();
     await subscriber?.close();
+    await sink?.close();
     await sim?.close();
   });
 
@@ -204,6 +213,11 @@ describe('secrets at rest', () => {
       const request = await requestSignature(key);
       remember('a signature request token', request.token);
       remember('a signature request link', request.fulfill_url);
+      // Its mail took the link to the signatory, the one place it goes.
+      await eventually(
+        async () => sink.mails.find((mail) => (mail.html || '').includes(request.fulfill_url)),
+        "the signatory's mail",
+      );
       // A token route has no caller to keep a key for: the header is ignored there.
       const signed = expectOk(
         await t.post<FulfilledSignature>(`/signature-requests/fulfill?token=${request.token}`, {

@@ -29,7 +29,6 @@ import type {
   FulfilledSignature,
 } from '../../src/modules/events/signatures/signatures.schemas.ts';
 import type { TicketType } from '../../src/modules/events/tickets/tickets.schemas.ts';
-import { queueMail } from '../../src/modules/mail/index.ts';
 import type { ConnectResult } from '../../src/modules/payments/connections/connections.schemas.ts';
 import type { Intent } from '../../src/modules/payments/intents/intents.schemas.ts';
 import type { Seller, Wallet } from '../../src/modules/payments/wallets/wallets.schemas.ts';
@@ -293,25 +292,32 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'world: the intent made an event and a delivery',
   );
 
-  // 8. A mail in the event's log (declared straight into the outbox, as a declaring module does).
-  const mail = await queueMail(t.db, {
-    kind: 'signature_request',
-    to: member.email,
-    language: 'en',
-    eventId: event.id,
-    data: {},
-  });
-  // Settled before the fuzz starts (no renderer here: it fails), so its job writes nothing later.
+  // 8. An invitation, whose mail is in the event's log with those the steps above declared
+  //    (confirmations, the signature requests).
+  const invitation = await ok(
+    t.post<{ id: string }>(`/events/${event.id}/invitations`, {
+      ...as,
+      body: { email: 'invited@example.com', role: 'staff' },
+    }),
+    'invitation',
+  );
+  // Every mail settled before the fuzz starts (kept by the development mailbox, a certificate's PDF
+  // stored on the way), so no job writes anything later.
   for (let tries = 0; ; ) {
-    const [job] = await queryRows<{ status: string }>(
+    const [pending] = await queryRows<{ count: number }>(
       t.db,
-      sql`select status from jobs where kind = 'mail.send' and key = ${mail.id}`,
+      sql`select count(*)::int as count from jobs where kind = 'mail.send' and status = 'pending'`,
     );
-    if (job?.status !== 'pending') break;
-    assert.ok(++tries < 400, 'world: the mail settles');
+    if (pending?.count === 0) break;
+    assert.ok(++tries < 800, 'world: the mails settle');
     t.mailer.wake();
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  const [mail] = await queryRows<{ id: string }>(
+    t.db,
+    sql`select id from emails where data->>'invitation_id' = ${invitation.id}`,
+  );
+  assert.ok(mail !== undefined, "world: the invitation's mail");
 
   return {
     owner,
@@ -319,6 +325,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     guest,
     ids: {
       email: mail.id,
+      invitation: invitation.id,
       event: event.id,
       draftEvent: draftEvent.id,
       edition: edition.id,
@@ -411,13 +418,14 @@ function pathValue(world: World, op: Operation, name: string): string {
     registration_id: ids.registration,
     user_id: world.member.id,
     project_id: ids.project,
-    kind: 'verify',
+    kind: op.path.startsWith('/events/') ? 'registration_confirmed' : 'verify',
     provider: 'mercadopago',
     wallet_id: ids.wallet,
     intent_id: ids.intent,
     endpoint_id: ids.endpoint,
     delivery_id: ids.delivery,
     job_id: ids.job,
+    invitation_id: ids.invitation,
     certificate_id: ids.certificate,
     email_id: ids.email,
     verification_code: ids.verificationCode,

@@ -157,7 +157,9 @@ const signatureRequest =
       findActorById(ctx.db, request.created_by),
     ]);
     const names = required(edition, 'The edition');
-    const token = open(ctx.secretsKey, idIn(mail, 'token'));
+    const sealed = mail.data.token;
+    if (typeof sealed !== 'string') throw new MailCannotBeWritten("the mail's token is missing");
+    const token = open(ctx.secretsKey, sealed);
     return render(ctx, mail, {
       sign_url: signUrl(ctx.publicBaseUrl, token),
       requester: requester?.name ?? requester?.email ?? '',

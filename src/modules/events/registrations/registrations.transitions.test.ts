@@ -9,7 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 import type { RegistrationEventData, RegistrationEventType } from '../../../kernel/payments-port.ts';
 import { participantBadges } from '../badges/index.ts';
 import type { Edition } from '../editions/editions.schemas.ts';
@@ -156,6 +158,14 @@ describe('registration transitions and their effects', () => {
     return badge === undefined ? undefined : { status: badge.status, reason: badge.status_reason };
   }
   const read = async (id: string) => (await findRegistration(t.db, id))!;
+  /** The mails queued so far about a registration, oldest first (the outbox, docs/mail.md). */
+  const mailsOf = async (id: string) =>
+    (
+      await queryRows<{ kind: string }>(
+        t.db,
+        sql`select kind from emails where data->>'registration_id' = ${id} order by created_at, id`,
+      )
+    ).map((mail) => mail.kind);
 
   /** Runs one transition and answers what it changed. */
   async function run(
@@ -164,6 +174,7 @@ describe('registration transitions and their effects', () => {
   ) {
     covered.add(name);
     const seatsBefore = await counters();
+    const mailsBefore = 'userId' in registration ? 0 : (await mailsOf(registration.id)).length;
     announced.length = 0;
     refunds.length = 0;
     const row = await t.db.transaction(async (tx) => {
@@ -178,8 +189,10 @@ describe('registration transitions and their effects', () => {
       });
     });
     const seatsAfter = await counters();
+    const id = row?.id ?? ('userId' in registration ? undefined : registration.id);
     return {
       row,
+      mails: id === undefined ? [] : (await mailsOf(id)).slice(mailsBefore),
       seats: {
         confirmed: seatsAfter.confirmed - seatsBefore.confirmed,
         held: seatsAfter.held - seatsBefore.held,
@@ -198,8 +211,10 @@ describe('registration transitions and their effects', () => {
     assert.deepEqual(opened.seats, { confirmed: 1, held: 0 });
     assert.deepEqual(await badgeOf(userId), { status: 'active', reason: null });
     assert.deepEqual([opened.announced, opened.refunds], [[], []]);
+    assert.deepEqual(opened.mails, ['registration_confirmed']);
 
     const cancelled = await run('cancel', opened.row!);
+    assert.deepEqual(cancelled.mails, []);
     assert.equal(cancelled.row?.status, 'cancelled');
     assert.equal(cancelled.row?.status_reason, null);
     assert.deepEqual(cancelled.seats, { confirmed: -1, held: 0 });
@@ -227,6 +242,14 @@ describe('registration transitions and their effects', () => {
     assert.deepEqual(paid.seats, { confirmed: 0, held: 0 });
     assert.deepEqual(paid.refunds, [{ intentId: opened.row!.intent_id, reason: 'registration_cancelled' }]);
     assert.deepEqual(paid.announced, []);
+    assert.deepEqual(paid.mails, []);
+
+    // That refund went through: the registration stays cancelled, its holder is told.
+    const refunded = await run('refundAfterCancel', await read(opened.row!.id));
+    assert.equal(refunded.row?.status, 'cancelled');
+    assert.deepEqual(refunded.seats, { confirmed: 0, held: 0 });
+    assert.deepEqual([refunded.announced, refunded.refunds], [[], []]);
+    assert.deepEqual(refunded.mails, ['refund_issued']);
   });
 
   it('pay: the held seat confirmed, the badge emitted, registration.confirmed announced; refund undoes it', async () => {
