@@ -19,19 +19,19 @@
  * BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT, BENCH_PROFILE as for the other suites.
  */
 import type { ChildProcess } from 'node:child_process';
-import autocannon from 'autocannon';
 import { startMercadoPagoSimulator } from '../test/mercadopago-simulator.ts';
 import {
   beginSuite,
   callApi,
   cleanUp,
   common,
-  cpuSeconds,
   freePort,
   log,
   logLoad,
   positiveInteger,
+  postAtRate,
   printTable,
+  type RateMeasurement,
   startBareServer,
   startService,
 } from './lib.ts';
@@ -94,54 +94,16 @@ async function seed(base: string, token: string) {
   return { editionId: edition.id!, ticketId: ticket.id! };
 }
 
-interface Measurement {
-  sent: number;
-  p50: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-  cpuPercent: number;
-}
-
-/** `count` requests at `settings.rate` per second, each with the next of `tokens` when given. */
-async function atRate(
-  url: string,
-  body: string,
-  durationS: number,
-  process: ChildProcess,
-  tokens?: string[],
-): Promise<Measurement> {
-  let next = 0;
-  const cpuBefore = cpuSeconds(process.pid);
-  const result = await autocannon({
+/** `settings.rate` requests a second for `durationS` seconds, each with the next of `tokens` when given. */
+const atRate = (url: string, body: string, durationS: number, measured: ChildProcess, tokens?: string[]) =>
+  postAtRate({
     url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
     body,
-    connections: 10,
-    overallRate: settings.rate,
-    amount: settings.rate * durationS,
-    requests: [
-      {
-        setupRequest: (request) => {
-          if (tokens === undefined) return request;
-          const token = tokens[next++];
-          return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
-        },
-      },
-    ],
+    rate: settings.rate,
+    durationS,
+    measured,
+    ...(tokens === undefined ? {} : { tokens }),
   });
-  return {
-    sent: result.requests.total,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    cpuPercent: ((cpuSeconds(process.pid) - cpuBefore) / durationS) * 100,
-  };
-}
 
 export async function runCheckout(): Promise<number> {
   const started = Date.now();
@@ -206,7 +168,7 @@ export async function runCheckout(): Promise<number> {
     }
     if (settings.rate < TARGET.rate)
       failures.push(`rate ${settings.rate}/s is below the target's ${TARGET.rate}/s`);
-    const row = (name: string, m: Measurement, calls: string) => [
+    const row = (name: string, m: RateMeasurement, calls: string) => [
       name,
       String(settings.rate),
       String(m.sent),

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import pg from 'pg';
 import { signalGroup, spawnInGroup } from '../test/processes.ts';
@@ -208,7 +209,7 @@ export async function waitUntilAnswers(
 }
 
 /** SIGTERM, then SIGKILL after 10 s, to the child's whole process group. */
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   signalGroup(child, 'SIGTERM');
@@ -228,8 +229,10 @@ function profileArgs(): string[] {
  * BENCH_PROFILE's.
  */
 export function serviceArgs(): string[] {
+  // The start script's node flags (`exec node --max-old-space-size=512 dist/main.js`); startChild runs
+  // the sources through tsx (the built dist/ is what `npm start` runs).
   const start = String(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start).split(/\s+/);
-  return [...start.slice(1, start.indexOf('--import')), ...profileArgs()];
+  return [...start.filter((part) => part.startsWith('--')), ...profileArgs()];
 }
 
 /** A fresh Ed25519 private key (PKCS #8 PEM), as `openssl genpkey -algorithm ed25519` makes one. */
@@ -432,4 +435,58 @@ export function printTable(header: string[], rows: string[][]): void {
   process.stdout.write(`\n${format(header).join('  ')}\n`);
   process.stdout.write(`${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
   for (const line of rows) process.stdout.write(`${format(line).join('  ')}\n`);
+}
+
+export interface RateMeasurement {
+  sent: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  cpuPercent: number;
+}
+
+/**
+ * POSTs `body` to `url` at `rate` per second for `durationS` seconds (10 connections), each request
+ * with the next of `tokens` when given; the latencies, and the CPU of `measured` over the run.
+ */
+export async function postAtRate(options: {
+  url: string;
+  body: string;
+  rate: number;
+  durationS: number;
+  measured: ChildProcess;
+  tokens?: string[];
+}): Promise<RateMeasurement> {
+  const { tokens } = options;
+  let next = 0;
+  const cpuBefore = cpuSeconds(options.measured.pid);
+  const result = await autocannon({
+    url: options.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: options.body,
+    connections: 10,
+    overallRate: options.rate,
+    amount: options.rate * options.durationS,
+    requests: [
+      {
+        setupRequest: (request) => {
+          if (tokens === undefined) return request;
+          const token = tokens[next++];
+          return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+        },
+      },
+    ],
+  });
+  return {
+    sent: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuPercent: ((cpuSeconds(options.measured.pid) - cpuBefore) / options.durationS) * 100,
+  };
 }

@@ -13,11 +13,17 @@
  *      production, with that renderer registered, JOBS_POLL_MS=50) on the database; the same number
  *      of mails queued in one transaction, as a burst of registrations would; mails/s from the
  *      commit to the server's last acceptance, and every mail recorded as sent;
- *   4. the table and the verdict; stop the child, drop the database; 1 if the target failed.
+ *   4. the table and the verdict; stop the child;
+ *   5. registrations with and without mail: the service (as `npm start` runs it) on the database,
+ *      free registrations at BENCH_MAIL_RATE/s for BENCH_MAIL_DURATION s after a warm-up, each
+ *      confirming a seat and queueing its `registration_confirmed` mail (QR code, `.ics`), first
+ *      without MAIL_URL (mail off: the rows are written, nothing is sent), then with MAIL_URL at the
+ *      same server (rendered and sent while the registrations go on); their p99 side by side.
+ *      Target: the p99 with mail within 25 % (or 10 ms) of the p99 without;
+ *   6. drop the database; 1 if a target failed.
  *
- * Environment (all optional): BENCH_MAIL_COUNT (2000), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME,
- * BENCH_PORT as for the other suites. Registration p99 with and without MAIL_URL is not measured
- * here: see docs/mail.md, "Figures".
+ * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_RATE (50), BENCH_MAIL_DURATION
+ * (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
  */
 import { tmpdir } from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -29,21 +35,31 @@ import { simpleRenderer } from '../src/modules/mail/mail.fixtures.ts';
 import { startSmtpSink } from '../test/smtp-sink.ts';
 import {
   beginSuite,
+  callApi,
   cleanUp,
   common,
   cpuSeconds,
   log,
   logLoad,
   positiveInteger,
+  postAtRate,
   printTable,
+  type RateMeasurement,
+  type Signer,
+  serviceArgs,
   serviceEnv,
   sleep,
   startChild,
+  startService,
+  stopChild,
 } from './lib.ts';
 
-const TARGET = { ratio: 0.7 };
+const TARGET = { ratio: 0.7, p99Ratio: 1.25, p99SlackMs: 10 };
 const settings = {
   count: positiveInteger('BENCH_MAIL_COUNT', 2000),
+  rate: positiveInteger('BENCH_MAIL_RATE', 50),
+  durationS: positiveInteger('BENCH_MAIL_DURATION', 20),
+  warmupS: 3,
   databaseName: `${common.databaseName}_mail`,
 };
 
@@ -52,6 +68,58 @@ async function waitForAccepted(accepted: () => number, count: number, what: stri
   while (accepted() < count) {
     if (Date.now() > deadline) throw new Error(`${what}: ${accepted()} of ${count} accepted after 5 minutes`);
     await sleep(2);
+  }
+}
+
+/**
+ * Free registrations at `settings.rate`/s against the service started with `env`: an event of its
+ * own (`label` in its slug), one person per registration. Answers the measurement of the run.
+ */
+async function registrations(
+  databaseUrl: string,
+  port: number,
+  signer: Signer,
+  label: string,
+  env: Record<string, string>,
+): Promise<RateMeasurement> {
+  const service = await startService(databaseUrl, port, signer.publicJwks, env);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const organiser = await signer.token('organiser@bench.example');
+    const event = (
+      await callApi(base, 'POST', '/events', organiser, { name: 'Mail Bench', slug: `mail-${label}` })
+    ).data;
+    await callApi(base, 'POST', `/events/${event.id}/publish`, organiser);
+    const day = 86_400_000;
+    const edition = (
+      await callApi(base, 'POST', `/events/${event.id}/editions`, organiser, {
+        name: 'Mail Bench 2027',
+        slug: 'y2027',
+        starts_at: new Date(Date.now() + 30 * day).toISOString(),
+        ends_at: new Date(Date.now() + 31 * day).toISOString(),
+      })
+    ).data;
+    await callApi(base, 'POST', `/events/${event.id}/editions/${edition.id}/publish`, organiser);
+    const ticket = (
+      await callApi(base, 'POST', `/editions/${edition.id}/ticket-types`, organiser, { name: 'Free pass' })
+    ).data;
+    const tokens: string[] = [];
+    for (let index = 0; index < settings.rate * (settings.warmupS + settings.durationS); index++) {
+      tokens.push(await signer.token(`${label}-${index}@bench.example`));
+    }
+    const run = (durationS: number, batch: string[]) =>
+      postAtRate({
+        url: `${base}/editions/${edition.id}/registrations`,
+        body: JSON.stringify({ ticket_type_id: ticket.id }),
+        rate: settings.rate,
+        durationS,
+        measured: service,
+        tokens: batch,
+      });
+    await run(settings.warmupS, tokens.splice(0, settings.rate * settings.warmupS));
+    return await run(settings.durationS, tokens);
+  } finally {
+    await stopChild(service);
   }
 }
 
@@ -93,13 +161,7 @@ export async function runMail(): Promise<number> {
     // 3. The outbox, in a service process.
     const sender = startChild(
       'mail-sender',
-      // The heap cap of `npm start` (package.json); serviceArgs() reads the flags before an
-      // `--import` that the start script no longer has.
-      [
-        '--max-old-space-size=512',
-        ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-        'test/process-fixtures/mail-sender.ts',
-      ],
+      [...serviceArgs(), 'test/process-fixtures/mail-sender.ts'],
       serviceEnv(databaseUrl, servicePort, signer.publicJwks, {
         MAIL_URL: sink.url,
         JOBS_POLL_MS: '50',
@@ -170,7 +232,37 @@ export async function runMail(): Promise<number> {
           `${sent === settings.count ? 'every mail recorded as sent' : `only ${sent} recorded as sent`}: ` +
           (passed ? 'passed' : 'FAILED'),
       );
-      return passed ? 0 : 1;
+      await stopChild(sender);
+
+      // 5. Registrations with and without mail.
+      logLoad('before the registrations');
+      const without = await registrations(databaseUrl, servicePort, signer, 'off', {});
+      const accepted = sink.accepted();
+      const withMail = await registrations(databaseUrl, servicePort, signer, 'on', { MAIL_URL: sink.url });
+      const registrationRow = (name: string, m: RateMeasurement) => [
+        name,
+        String(m.sent),
+        `${m.p50} / ${m.p99} / ${m.max}`,
+        `${m.non2xx} / ${m.errors}`,
+        m.cpuPercent.toFixed(0),
+      ];
+      printTable(
+        [
+          'POST /editions/{id}/registrations (free)',
+          'requests',
+          'p50 / p99 / max ms',
+          'non-2xx / errors',
+          'CPU %',
+        ],
+        [registrationRow('without MAIL_URL', without), registrationRow('with MAIL_URL', withMail)],
+      );
+      const bound = Math.max(without.p99 * TARGET.p99Ratio, without.p99 + TARGET.p99SlackMs);
+      const unchanged = withMail.p99 <= bound && withMail.non2xx + without.non2xx === 0;
+      log(
+        `registration p99 with mail ${withMail.p99} ms against ${without.p99} ms without (bound ${bound.toFixed(0)} ms); ` +
+          `${sink.accepted() - accepted} mails accepted during and after the run: ${unchanged ? 'passed' : 'FAILED'}`,
+      );
+      return passed && unchanged ? 0 : 1;
     } finally {
       await database.close();
     }

@@ -68,9 +68,10 @@ describe("an event's mail log", () => {
     assert.equal(first?.attempts, 1);
     assert.match(first?.sent_at ?? '', ISO);
     assert.match(first?.created_at ?? '', ISO);
-    // No renderer is registered for certificates in this test: failed, and the log says why.
+    // The certificate's mail names no certificate (the test's payload): it can never be written, so
+    // it failed at once, and the log says why.
     assert.equal(certificate?.status, 'failed');
-    assert.equal(certificate?.last_error, 'no renderer is registered for the mail kind certificate_issued');
+    assert.equal(certificate?.last_error, "rendering failed: the mail's certificate_id is missing");
     assert.equal(certificate?.subject, null);
   });
 
