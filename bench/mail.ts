@@ -101,7 +101,11 @@ async function registrations(
     ).data;
     await callApi(base, 'POST', `/events/${event.id}/editions/${edition.id}/publish`, organiser);
     const ticket = (
-      await callApi(base, 'POST', `/editions/${edition.id}/ticket-types`, organiser, { name: 'Free pass' })
+      await callApi(base, 'POST', `/editions/${edition.id}/ticket-types`, organiser, {
+        name: 'Free pass',
+        price_cents: 0,
+        access_level: 1,
+      })
     ).data;
     const tokens: string[] = [];
     for (let index = 0; index < settings.rate * (settings.warmupS + settings.durationS); index++) {
