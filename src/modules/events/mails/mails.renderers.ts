@@ -101,7 +101,7 @@ const registrationConfirmed =
       {
         filename: 'badge-qr.png',
         contentType: 'image/png',
-        content: await badgeQrPng(badgeUrl),
+        content: badgeQrPng(badgeUrl),
         cid: BADGE_QR_CID,
       },
       {
