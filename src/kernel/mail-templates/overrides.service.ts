@@ -5,9 +5,12 @@
  * tagged with `source`. Every operation checks the caller's role first; an unknown kind is 404 after
  * it, so outsiders learn nothing. Overrides are validated before they are stored (liquid.ts).
  */
+
+import { sql } from 'drizzle-orm';
 import type { Identity } from '../auth/identity.ts';
 import type { Database, Executor } from '../db/client.ts';
 import type { Window } from '../db/paging.ts';
+import { queryRows } from '../db/raw.ts';
 import { notFound } from '../http/errors.ts';
 import type { Page } from '../http/respond.ts';
 import type { Language } from '../pages/language.ts';
@@ -34,6 +37,47 @@ export interface OverrideStore {
   findAll(db: Executor, ownerId: string): Promise<OverrideRow[]>;
   upsert(db: Executor, row: OverrideRow & { ownerId: string; updatedBy: string }): Promise<OverrideRow>;
   remove(db: Executor, ownerId: string, kind: string): Promise<void>;
+}
+
+/**
+ * The store of a family whose overrides live in `table` (columns `<ownerColumn>`, `kind`, `subject`,
+ * `body`, `updated_by`, `updated_at`; primary key owner and kind): the same four statements for
+ * every family, so they are written once.
+ */
+export function overrideStoreIn(table: string, ownerColumn: string): OverrideStore {
+  const from = sql.identifier(table);
+  const owner = sql.identifier(ownerColumn);
+  const columns = sql`kind, subject, body`;
+  return {
+    findAll: (db, ownerId) =>
+      queryRows<OverrideRow>(
+        db,
+        sql`select ${columns} from ${from} where ${owner} = ${ownerId} order by kind`,
+      ),
+    async find(db, ownerId, kind) {
+      const [row] = await queryRows<OverrideRow>(
+        db,
+        sql`select ${columns} from ${from} where ${owner} = ${ownerId} and kind = ${kind}`,
+      );
+      return row;
+    },
+    async upsert(db, row) {
+      const [stored] = await queryRows<OverrideRow>(
+        db,
+        sql`insert into ${from} (${owner}, kind, subject, body, updated_by)
+            values (${row.ownerId}, ${row.kind}, ${row.subject}, ${row.body}, ${row.updatedBy})
+            on conflict (${owner}, kind) do update
+            set subject = excluded.subject, body = excluded.body, updated_by = excluded.updated_by,
+                updated_at = now()
+            returning ${columns}`,
+      );
+      if (stored === undefined) throw new Error('upsert returned no row');
+      return stored;
+    },
+    async remove(db, ownerId, kind) {
+      await db.execute(sql`delete from ${from} where ${owner} = ${ownerId} and kind = ${kind}`);
+    },
+  };
 }
 
 export type DefaultTemplate = TemplateCatalog & TemplateSource;
