@@ -64,17 +64,24 @@ export async function endInvitation(
   return rows[0];
 }
 
+const isOpenFor = (email: string) =>
+  and(
+    sql`lower(${eventInvitations.email}) = lower(${email})`,
+    eq(eventInvitations.status, 'pending'),
+    gt(eventInvitations.expires_at, sql`now()`),
+  );
+
+/** Whether an e-mail has a pending, unexpired invitation (the partial index on pending e-mails). */
+export async function hasOpenInvitation(db: Executor, email: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: eventInvitations.id })
+    .from(eventInvitations)
+    .where(isOpenFor(email))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** The pending, unexpired invitations of an e-mail (any event), locked for their acceptance. */
 export function lockOpenInvitationsOf(tx: Executor, email: string): Promise<InvitationRow[]> {
-  return tx
-    .select()
-    .from(eventInvitations)
-    .where(
-      and(
-        sql`lower(${eventInvitations.email}) = lower(${email})`,
-        eq(eventInvitations.status, 'pending'),
-        gt(eventInvitations.expires_at, sql`now()`),
-      ),
-    )
-    .for('update', { skipLocked: true });
+  return tx.select().from(eventInvitations).where(isOpenFor(email)).for('update', { skipLocked: true });
 }

@@ -118,6 +118,8 @@ export async function acceptInvitations(
   badges: MemberStaffBadges,
   identity: { userId: string; email: string },
 ): Promise<void> {
+  // Most recorded actors have no invitation: one indexed read, no transaction, for them.
+  if (!(await repo.hasOpenInvitation(db, identity.email))) return;
   await db.transaction(async (tx) => {
     for (const invitation of await repo.lockOpenInvitationsOf(tx, identity.email)) {
       const lock = await lockEvent(tx, invitation.event_id);
