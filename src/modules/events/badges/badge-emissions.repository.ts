@@ -214,3 +214,35 @@ function selectEmissionsWithEdition(db: Executor) {
     .leftJoin(registrations, eq(registrations.id, badgeEmissions.registration_id))
     .leftJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id));
 }
+
+/**
+ * What a registration's confirmation mail shows, in one read: its badge, holder, edition, event and
+ * ticket type (the mail is sent while registrations go on, so one statement rather than five).
+ */
+export async function findConfirmationFacts(db: Executor, registrationId: string) {
+  const rows = await db
+    .select({
+      emission_id: badgeEmissions.id,
+      holder_email: actors.email,
+      holder_name: actors.name,
+      edition_name: editions.name,
+      starts_at: editions.starts_at,
+      ends_at: editions.ends_at,
+      location_name: editions.location_name,
+      location_description: editions.location_description,
+      event_name: events.name,
+      ticket_name: ticketTypes.name,
+      price_cents: ticketTypes.price_cents,
+      currency: ticketTypes.currency,
+      intent_id: registrations.intent_id,
+    })
+    .from(badgeEmissions)
+    .innerJoin(registrations, eq(registrations.id, badgeEmissions.registration_id))
+    .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    .innerJoin(editions, eq(editions.id, registrations.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+    .where(eq(badgeEmissions.registration_id, registrationId))
+    .limit(1);
+  return rows[0];
+}

@@ -7,6 +7,7 @@
 export { type BadgeCodes, createBadgeCodes } from './badge-codes.ts';
 export {
   type EmissionView,
+  findConfirmationFacts,
   findEditionNames,
   findEmission,
   findEmissionOfRegistration,

@@ -18,7 +18,7 @@ import {
   type OutboxMail,
   type RenderedMail,
 } from '../../mail/index.ts';
-import { type BadgeCodes, findEditionNames, findEmissionOfRegistration } from '../badges/index.ts';
+import { type BadgeCodes, findConfirmationFacts, findEditionNames } from '../badges/index.ts';
 import { type CertificateDocuments, findCertificate, verifyUrlOf } from '../certificates/index.ts';
 import { BADGE_QR_CID, renderEventMail, roleName } from '../email-templates/index.ts';
 import { findEventWithRole } from '../events/index.ts';
@@ -63,7 +63,7 @@ async function render(
   return { ...rendered, attachments };
 }
 
-/** The holder, edition and ticket of a registration, as its two mails show them. */
+/** The holder, edition and ticket of a registration, as its refund mail shows them. */
 async function registrationFacts(ctx: MailsContext, registration: RegistrationRow, language: Language) {
   const [edition, ticket, holder] = await Promise.all([
     findEditionNames(ctx.db, registration.edition_id),
@@ -89,14 +89,11 @@ async function registrationFacts(ctx: MailsContext, registration: RegistrationRo
 const registrationConfirmed =
   (ctx: MailsContext): MailRenderer =>
   async (mail) => {
-    const registration = required(
-      await findRegistration(ctx.db, idIn(mail, 'registration_id')),
-      'The registration',
-    );
-    const { names, variables } = await registrationFacts(ctx, registration, mail.language);
-    const badge = required(await findEmissionOfRegistration(ctx.db, registration.id), 'The badge');
-    const badgeUrl = ctx.badgeCodes.urlOf(badge.id);
-    const venue = [names.location_name, names.location_description].filter(Boolean).join(', ');
+    const registrationId = idIn(mail, 'registration_id');
+    const facts = required(await findConfirmationFacts(ctx.db, registrationId), 'The badge');
+    const badgeUrl = ctx.badgeCodes.urlOf(facts.emission_id);
+    const venue = [facts.location_name, facts.location_description].filter(Boolean).join(', ');
+    const paid = facts.intent_id !== null && facts.price_cents > 0 && facts.currency !== null;
     const attachments: MailAttachment[] = [
       {
         filename: 'badge-qr.png',
@@ -108,10 +105,10 @@ const registrationConfirmed =
         filename: 'event.ics',
         contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
         content: calendarFile({
-          id: `${registration.id}@${new URL(ctx.publicBaseUrl).hostname}`,
-          summary: `${names.edition_name} (${names.event_name})`,
-          startsAt: names.starts_at,
-          endsAt: names.ends_at,
+          id: `${registrationId}@${new URL(ctx.publicBaseUrl).hostname}`,
+          summary: `${facts.edition_name} (${facts.event_name})`,
+          startsAt: facts.starts_at,
+          endsAt: facts.ends_at,
           location: venue,
           url: badgeUrl,
           description: badgeUrl,
@@ -122,12 +119,16 @@ const registrationConfirmed =
       ctx,
       mail,
       {
-        ...variables,
+        recipient_name: facts.holder_name ?? facts.holder_email,
+        event_name: facts.event_name,
+        edition_name: facts.edition_name,
+        ticket_name: facts.ticket_name,
         badge_url: badgeUrl,
-        dates: formatSpan(names.starts_at, names.ends_at, mail.language),
-        starts_at: formatMoment(names.starts_at, mail.language),
+        dates: formatSpan(facts.starts_at, facts.ends_at, mail.language),
+        starts_at: formatMoment(facts.starts_at, mail.language),
         venue,
-        payment_reference: variables.amount === '' ? '' : (registration.intent_id ?? ''),
+        amount: paid ? formatMoney(facts.price_cents, facts.currency ?? '', mail.language) : '',
+        payment_reference: paid ? (facts.intent_id ?? '') : '',
       },
       attachments,
     );
