@@ -176,18 +176,36 @@ const es: Messages = {
 
 export const MESSAGES: Record<Language, Messages> = { en, 'pt-BR': ptBR, es };
 
+/**
+ * One `Intl` formatter per language and style, made once: making one costs far more than using
+ * it, and the mails format dates while registrations go on (docs/mail.md, "Figures").
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(language: Language, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${language}:${withTime}`;
+  let made = formatters.get(key);
+  if (made === undefined) {
+    made = new Intl.DateTimeFormat(language, {
+      dateStyle: 'long',
+      ...(withTime ? { timeStyle: 'short' } : {}),
+      timeZone: 'UTC',
+    });
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 export function formatDay(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return formatter(language, false).format(date);
 }
 
 /** A moment to the minute, in UTC (said so), like every time the API gives. */
 export function formatMoment(date: Date, language: Language): string {
-  const text = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-  return `${text.format(date)} UTC`;
+  return `${formatter(language, true).format(date)} UTC`;
 }
 
 export function formatSpan(from: Date, to: Date, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).formatRange(from, to);
+  return formatter(language, false).formatRange(from, to);
 }
 
 /** `5050 BRL` → `R$ 50,50` in pt-BR: the currency's own minor digits, as `Intl` knows them. */

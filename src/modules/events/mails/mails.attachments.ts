@@ -37,16 +37,23 @@ export function badgeQrPng(url: string): Buffer {
   const side = modules * MODULE_PX;
   const rowBytes = 1 + Math.ceil(side / 8);
   const raw = Buffer.alloc(rowBytes * side, 0xff);
-  for (let y = 0; y < side; y += 1) {
-    raw[y * rowBytes] = 0; // filter: none
-    const row = matrix[Math.floor(y / MODULE_PX) - QUIET_MODULES];
-    if (row === undefined) continue;
-    for (let x = 0; x < side; x += 1) {
-      if (row[Math.floor(x / MODULE_PX) - QUIET_MODULES] !== true) continue;
-      const at = y * rowBytes + 1 + (x >> 3);
-      raw[at] = (raw[at] ?? 0) & ~(0x80 >> (x & 7));
-    }
-  }
+  // Each module row is drawn once as a row of pixels (filter byte 0, then the bits), then copied
+  // for the module's height.
+  matrix.forEach((row, r) => {
+    const first = (r + QUIET_MODULES) * MODULE_PX * rowBytes;
+    raw[first] = 0;
+    row.forEach((dark, c) => {
+      if (!dark) return;
+      const left = (c + QUIET_MODULES) * MODULE_PX;
+      for (let x = left; x < left + MODULE_PX; x += 1) {
+        const at = first + 1 + (x >> 3);
+        raw[at] = (raw[at] ?? 0) & ~(0x80 >> (x & 7));
+      }
+    });
+    for (let copy = 1; copy < MODULE_PX; copy += 1)
+      raw.copy(raw, first + copy * rowBytes, first, first + rowBytes);
+  });
+  for (let y = 0; y < side; y += 1) raw[y * rowBytes] = 0; // filter: none, on every row
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
