@@ -11,13 +11,13 @@ import { NO_PROVIDER_PAYMENT, type PaymentsPort } from '../../../kernel/payments
 import { requireRegistrationAccess } from './registrations.access.ts';
 import * as repo from './registrations.repository.ts';
 import type { RegistrationRow } from './registrations.table.ts';
-import { REGISTRATION_CANCELLED, replaceStatusReason } from './registrations.transitions.ts';
+import { REGISTRATION_CANCELLED } from './registrations.transitions.ts';
 
 /**
  * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
  * cancellation). The payments module refunds at the provider and announces the transition, which
- * moves the registration to `refunded` (`registrations.listener.ts`); `reason`, when given, replaces
- * the default `status_reason`.
+ * moves the registration to `refunded` (`registrations.listener.ts`); `reason`, when given, is the
+ * refund's reason, which that transition writes as `status_reason` instead of `refunded`.
  */
 export async function refundRegistration(
   db: Database,
@@ -36,8 +36,8 @@ export async function refundRegistration(
       { status: registration.status },
     );
   }
-  await refundInFull(db, payments, registration.intent_id, undefined, 'organiser');
-  if (reason !== undefined) await replaceStatusReason(db, registrationId, 'refunded', reason);
+  // The reason goes with the refund: the refund's transition writes it on the registration.
+  await refundInFull(db, payments, registration.intent_id, reason, 'organiser');
   const now = await repo.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);

@@ -60,7 +60,10 @@ async function onRefunded(
     // A cancellation refunds first (`cancelPaidRegistration`) and ends here, in the refund's
     // transaction: the seat is freed only together with the money going back.
     const isCancellation = refundReason === REGISTRATION_CANCELLED;
-    await moveRegistration(tx, ports, registration, isCancellation ? 'refundCancellation' : 'refund');
+    if (isCancellation) await moveRegistration(tx, ports, registration, 'refundCancellation');
+    // An organiser's refund carries their reason (refunds.service.ts): the registration keeps it,
+    // in this transaction, so the holder's refund mail says it.
+    else await moveRegistration(tx, ports, registration, 'refund', refundReason ?? undefined);
     return;
   }
   if (registration.status === 'expired') {

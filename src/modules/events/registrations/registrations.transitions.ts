@@ -276,6 +276,8 @@ export async function moveRegistration(
   ports: TransitionPorts,
   registration: RegistrationRow,
   name: Move,
+  /** The reason written instead of the transition's own (an organiser's reason for their refund). */
+  givenReason?: string,
 ): Promise<RegistrationRow | undefined> {
   const transition: RegistrationTransition = REGISTRATION_TRANSITIONS[name];
   const from = transition.from ?? registration.status;
@@ -290,26 +292,14 @@ export async function moveRegistration(
       return undefined;
     }
     const reason =
-      transition.reason === 'keep' ? (registration.status_reason ?? 'refunded') : transition.reason;
+      givenReason ??
+      (transition.reason === 'keep' ? (registration.status_reason ?? 'refunded') : transition.reason);
     row = await repo.updateStatus(tx, registration.id, from, transition.to, reason);
     if (row === undefined) return undefined;
     if (transition.seat !== 'take') await applySeat(tx, transition.seat, row.ticket_type_id);
   }
   await applyRest(tx, ports, transition, row);
   return row;
-}
-
-/**
- * Replaces the reason of a registration still in `status` (an organiser's own reason for the
- * refund they asked, instead of `refunded`). The status itself does not change.
- */
-export async function replaceStatusReason(
-  tx: Executor,
-  registrationId: string,
-  status: RegistrationStatus,
-  reason: string,
-): Promise<void> {
-  await repo.setStatusReason(tx, registrationId, status, reason);
 }
 
 /** The seat effect; false when `take` or `hold` found no free seat. */
