@@ -1,14 +1,18 @@
 /**
- * SQL of background jobs: schedule (idempotent by kind and key), claim under a lease (`leaseDue`,
- * the claim the webhook deliveries use too), and record the outcome fenced by the claim id: a
- * process whose lease ran out cannot overwrite what another process recorded.
+ * SQL of background jobs: schedule (idempotent by kind and key), claim under a lease, and record
+ * the outcome fenced by the claim id. A claim takes due rows not under a running lease, locked with
+ * `FOR UPDATE SKIP LOCKED` so that concurrent claimers (threads of one process, or processes sharing
+ * the database) take disjoint rows, and leases them to one claim id. A claimer that never reports
+ * back loses its rows when the lease ends, to any process; writes after a claim are fenced by the
+ * claim id (`where claim_id = …`), so a claimer whose lease ran out cannot overwrite what the next
+ * one recorded. Webhook deliveries lease and fence the same way with a claim of their own that is
+ * fair to endpoints (`claimDue` in delivery-queue.repository.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { uuidv7 } from '../db/ids.ts';
 import { queryRows } from '../db/raw.ts';
 import { type JobRow, jobs } from './jobs.table.ts';
-import { leaseDue } from './lease.ts';
 
 export interface NewJob {
   kind: string;
@@ -28,21 +32,41 @@ export async function scheduleJob(db: Executor, job: NewJob): Promise<void> {
 
 export type ClaimedJob = Pick<JobRow, 'id' | 'kind' | 'key' | 'payload' | 'attempts'>;
 
-/** Up to `limit` due pending jobs not under a running lease, leased to `claimId` for `leaseMs`. */
+/**
+ * Up to `limit` due pending jobs not under a running lease, leased to `claimId` for `leaseMs`, fair
+ * to kinds: each kind's due jobs are taken oldest first, and the kinds take turns (the first of
+ * each kind, then the second of each, …). Oldest first across kinds would make a hold's expiry or a
+ * certificate run's next slice wait behind thousands of mails a run just declared.
+ */
 export function claimDueJobs(db: Executor, claimId: string, limit: number, leaseMs: number) {
+  const due = sql`status = 'pending' and run_at <= now() and (leased_until is null or leased_until < now())`;
   return queryRows<ClaimedJob>(
     db,
-    leaseDue({
-      table: sql`jobs`,
-      alias: sql`j`,
-      due: sql`status = 'pending' and run_at <= now()`,
-      orderBy: sql`run_at`,
-      limit,
-      leaseMs,
-      claimId,
-      alsoSet: sql`, attempts = j.attempts + 1`,
-      returning: sql`j.id, j.kind, j.key, j.payload, j.attempts`,
-    }),
+    sql`
+      with kinds as (
+        select distinct kind from jobs where ${due}
+      ),
+      picked as (
+        select p.id, p.run_at, row_number() over (partition by p.kind order by p.run_at) as place
+        from kinds cross join lateral (
+          select id, kind, run_at from jobs
+          where kind = kinds.kind and ${due}
+          order by run_at
+          limit ${limit}
+          for update skip locked
+        ) p
+      ),
+      chosen as (
+        select id from picked order by place, run_at limit ${limit}
+      )
+      update jobs j
+      set leased_until = now() + make_interval(secs => ${leaseMs / 1000}),
+          claim_id = ${claimId},
+          updated_at = now(),
+          attempts = j.attempts + 1
+      from chosen
+      where j.id = chosen.id
+      returning j.id, j.kind, j.key, j.payload, j.attempts`,
   );
 }
 

@@ -46,7 +46,7 @@ const candidatesFor = (limit: number) => Math.max(limit, 32) * 4;
 
 /**
  * Up to `limit` due pending deliveries not under a running lease, oldest due first, leased to
- * `claimId` for `leaseMs` (the fencing of kernel/jobs/lease.ts), with what an attempt needs of the
+ * `claimId` for `leaseMs` (the fencing of kernel/jobs/jobs.repository.ts), with what an attempt needs of the
  * event and the endpoint in the same statement. Fair to endpoints: endpoints in `held` are skipped
  * in the scan, no endpoint gets more than its room (its cap less what is in flight here), an
  * endpoint whose breaker is open (`paused_until` ahead) gets nothing, and one whose pause has
