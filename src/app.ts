@@ -181,8 +181,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // The payments core with the listeners of its intent transitions (cross-module flows: src/flows/).
   const payments = createPaymentsWithFlows(deps.database, config, jobs, app.log as Logger);
   // E-mail to people: the modules that own the kinds register their renderers on it; it sends in
-  // batches with a claim of its own on the outbox, started and stopped with the job runner.
-  const mail = createMailer({ db: deps.database.db, config, log: app.log as Logger });
+  // batches with a claim of its own on the outbox, started, stopped and woken with the job runner.
+  const mail = createMailer({ db: deps.database.db, config, jobs, log: app.log as Logger });
   app.decorate('mailer', mail);
 
   await app.register(systemRoutes, { database: deps.database, documents });

@@ -59,9 +59,7 @@ export const emails = pgTable(
   (table) => [
     index('emails_event_created_idx').on(table.event_id, table.created_at.desc()),
     index('emails_status_idx').on(table.status),
-    index('emails_due_idx')
-      .on(table.next_attempt_at)
-      .where(sql`${table.status} = 'queued'`),
+    index('emails_due_idx').on(table.next_attempt_at).where(sql`${table.status} = 'queued'`),
     index('emails_recipient_idx').on(sql`lower(${table.recipient})`),
     check('emails_status_check', sql`${table.status} in ('queued', 'sent', 'failed')`),
     check(

@@ -10,6 +10,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
+import type { JobRunner } from '../../../kernel/jobs/runner.ts';
 import {
   type ClaimedMail,
   MailCannotBeWritten,
@@ -27,6 +28,9 @@ import {
   SendFailure,
   smtpTransport,
 } from './transport.ts';
+
+/** Mails of a claim rendered at once. */
+const RENDER_CONCURRENCY = 4;
 
 /** The mail service one app owns. */
 export interface Mailer {
@@ -47,10 +51,12 @@ export interface Mailer {
 export interface MailerDeps {
   db: Database;
   config: Config;
+  /** Its wake-ups wake the sender too: the modules declaring mail wake the job runner after commits. */
+  jobs: JobRunner;
   log: Logger;
 }
 
-export function createMailer({ db, config, log }: MailerDeps): Mailer {
+export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
   const renderers = new Map<MailKind, MailRenderer>();
   const { mail: settings } = config;
   const host = new URL(config.publicBaseUrl).hostname;
@@ -89,10 +95,7 @@ export function createMailer({ db, config, log }: MailerDeps): Mailer {
   };
 
   /** Renders a mail, or answers the outcome of a renderer that is missing or failed. */
-  const renderMail = async (
-    mail: ClaimedMail,
-    claimId: string,
-  ): Promise<RenderedMail | MailOutcome> => {
+  const renderMail = async (mail: ClaimedMail, claimId: string): Promise<RenderedMail | MailOutcome> => {
     if (transport === undefined) return unsent(mail, claimId, 'mail is off: MAIL_URL is not set', true);
     const render = renderers.get(mail.kind);
     if (render === undefined) {
@@ -161,7 +164,17 @@ export function createMailer({ db, config, log }: MailerDeps): Mailer {
     claimId: string,
     done: (outcome: MailOutcome | null) => void,
   ): Promise<void> => {
-    const rendered = await Promise.all(mails.map((mail) => renderMail(mail, claimId)));
+    // A few at a time: a renderer reads the database (the registration, the event's overrides) and
+    // draws a QR code, and fifty at once would hold the pool's connections and the event loop from
+    // the requests being served meanwhile.
+    const rendered: Array<RenderedMail | MailOutcome> = [];
+    let next = 0;
+    const renderSome = async () => {
+      for (let index = next++; index < mails.length; index = next++) {
+        rendered[index] = await renderMail(mails[index]!, claimId);
+      }
+    };
+    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, renderSome));
     const ready: Array<{ mail: ClaimedMail; message: RenderedMail }> = [];
     mails.forEach((mail, index) => {
       const result = rendered[index]!;
@@ -196,6 +209,7 @@ export function createMailer({ db, config, log }: MailerDeps): Mailer {
     leaseMs: config.jobsLeaseMs,
     handle,
   });
+  jobs.onWake(() => sender.wake());
 
   return {
     registerKind(kind, render) {

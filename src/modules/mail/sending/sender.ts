@@ -100,7 +100,8 @@ export class MailSender {
         if (claimed.length > 0) this.follow(claimed, claimId);
         if (claimed.length < BATCH) break;
       }
-      const seconds = await secondsToNextMail(db);
+      // Full, the next claim comes with the answers; otherwise look again when the next mail is due.
+      const seconds = this.more ? null : await secondsToNextMail(db);
       if (seconds !== null) next = Math.max(10, Math.min(pollMs, seconds * 1000));
     } catch (error) {
       if (this.running) log.error({ err: error }, 'mail: claim failed');

@@ -51,7 +51,7 @@ export interface MailTransport {
 const CONNECTION_TIMEOUT_MS = 10_000;
 const GREETING_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 20_000;
-/** Connections the pool keeps open to the server: one for each mail of a job runner claim (ten). */
+/** Connections the pool keeps open to the server; the mails of a claim wait their turn for one. */
 const MAX_CONNECTIONS = 10;
 
 /** Errors nodemailer raises before a server had its say that no retry can mend. */
