@@ -44,7 +44,7 @@ export interface MailTransport {
 }
 
 /**
- * Timeouts that end an attempt well inside the job lease (60 s by default, JOBS_LEASE_MS): a
+ * Timeouts that end an attempt well inside the sender's lease (60 s by default, JOBS_LEASE_MS): a
  * process still waiting on a server when its claim ran out would let another process send the same
  * mail meanwhile.
  */
