@@ -222,7 +222,7 @@ export async function runMail(): Promise<number> {
             `${((directCpu.user + directCpu.system) / 1e6).toFixed(2)} (with the server)`,
           ],
           [
-            'the outbox (mail.send jobs, same pool)',
+            'the outbox (batches of 50, same pool)',
             String(settings.count),
             outboxSeconds.toFixed(2),
             outboxRate.toFixed(0),

@@ -11,6 +11,10 @@ CREATE TABLE "emails" (
 	"last_error" text,
 	"message_id" text,
 	"resent_from" uuid,
+	"next_attempt_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"claims" integer DEFAULT 0 NOT NULL,
+	"claim_id" uuid,
+	"leased_until" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"sent_at" timestamp (3) with time zone,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
@@ -45,4 +49,5 @@ ALTER TABLE "email_attempts" ADD CONSTRAINT "email_attempts_email_id_emails_id_f
 ALTER TABLE "dev_mailbox" ADD CONSTRAINT "dev_mailbox_email_id_emails_id_fk" FOREIGN KEY ("email_id") REFERENCES "public"."emails"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "emails_event_created_idx" ON "emails" USING btree ("event_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "emails_status_idx" ON "emails" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "emails_due_idx" ON "emails" USING btree ("next_attempt_at") WHERE "emails"."status" = 'queued';--> statement-breakpoint
 CREATE INDEX "emails_recipient_idx" ON "emails" USING btree (lower("recipient"));

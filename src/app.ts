@@ -180,8 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const jobs = new JobRunner(deps.database.db, app.log as Logger, config.jobsPollMs, config.jobsLeaseMs);
   // The payments core with the listeners of its intent transitions (cross-module flows: src/flows/).
   const payments = createPaymentsWithFlows(deps.database, config, jobs, app.log as Logger);
-  // E-mail to people: the modules that own the kinds register their renderers on it; its sending is
-  // a job kind of the runner above.
+  // E-mail to people: the modules that own the kinds register their renderers on it; it sends in
+  // batches with a claim of its own on the outbox, started, stopped and woken with the job runner.
   const mail = createMailer({ db: deps.database.db, config, jobs, log: app.log as Logger });
   app.decorate('mailer', mail);
 
@@ -201,11 +201,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onReady', async () => {
     await scheduleIdempotencySweep(deps.database.db, jobs);
     jobs.start();
+    mail.start();
   });
   app.addHook('onClose', async () => {
-    await jobs.stop();
-    // After the jobs: a mail being sent finishes over its connection first.
-    await mail.close();
+    // The jobs and the mail in hand finish first, the mail over its connections.
+    await Promise.all([jobs.stop(), mail.close()]);
   });
 
   return app;

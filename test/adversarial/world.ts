@@ -302,11 +302,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
     'invitation',
   );
   // Every mail settled before the fuzz starts (kept by the development mailbox, a certificate's PDF
-  // stored on the way), so no job writes anything later.
+  // stored on the way), so the sender writes nothing later.
   for (let tries = 0; ; ) {
     const [pending] = await queryRows<{ count: number }>(
       t.db,
-      sql`select count(*)::int as count from jobs where kind = 'mail.send' and status = 'pending'`,
+      sql`select count(*)::int as count from emails where status = 'queued'`,
     );
     if (pending?.count === 0) break;
     assert.ok(++tries < 800, 'world: the mails settle');

@@ -2,7 +2,7 @@
  * A service process that sends mail (src/modules/mail/sending/sending.reliability.test.ts): the app
  * of `src/main.ts`, configured from the environment, with the tests' simple renderer registered for
  * `signature_request` (the real renderers belong to the modules that own the kinds), without an
- * HTTP listener. Logs `mail sender ready` once its job runner runs; SIGTERM closes it.
+ * HTTP listener. Logs `mail sender ready` once its job runner and mail sender run; SIGTERM closes it.
  */
 import { buildApp } from '../../src/app.ts';
 import { bootstrap } from '../../src/kernel/bootstrap.ts';

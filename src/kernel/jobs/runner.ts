@@ -40,6 +40,7 @@ export class JobRunner {
   /** Jobs claimed and still running, and whether the last claim left due jobs behind. */
   private readonly inFlight = new Set<Promise<void>>();
   private more = false;
+  private readonly wakeListeners: Array<() => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -68,11 +69,24 @@ export class JobRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.wake();
+    this.look();
+  }
+
+  /**
+   * Also told of every `wake`: a queue of its own whose writers wake the job runner after their
+   * commits (the mail sender: mail is declared beside jobs, in the same transactions).
+   */
+  onWake(listener: () => void): void {
+    this.wakeListeners.push(listener);
   }
 
   /** Looks for due jobs now (after a commit that scheduled one due at once). */
   wake(): void {
+    for (const listener of this.wakeListeners) listener();
+    this.look();
+  }
+
+  private look(): void {
     if (!this.running) return;
     if (this.ticking !== undefined) {
       this.again = true;
@@ -84,7 +98,7 @@ export class JobRunner {
       if (!this.running) return;
       if (this.again) {
         this.again = false;
-        this.wake();
+        this.look();
       }
     });
   }
@@ -120,7 +134,7 @@ export class JobRunner {
     }
     if (this.running) {
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.wake(), next);
+      this.timer = setTimeout(() => this.look(), next);
       this.timer.unref();
     }
   }
@@ -132,7 +146,7 @@ export class JobRunner {
       this.inFlight.delete(running);
       if (this.more && this.inFlight.size <= MAX_IN_FLIGHT - BATCH) {
         this.more = false;
-        this.wake();
+        this.look();
       }
     };
     // `run` records its own failures; should it still reject, that is no unhandled rejection.

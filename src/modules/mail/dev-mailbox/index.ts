@@ -1,3 +1,3 @@
-/** The development mailbox's public surface: keeping a rendered mail (the send job), and its pages. */
+/** The development mailbox's public surface: keeping a rendered mail (for the sender), and its pages. */
 export { type KeptMessage, keepMessage } from './dev-mailbox.repository.ts';
 export { devMailboxRoutes } from './dev-mailbox.routes.ts';

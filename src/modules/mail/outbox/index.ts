@@ -1,7 +1,7 @@
 /**
- * The outbox's public surface (docs/mail.md): the mail shapes, queueing, the records of attempts
- * that the send job keeps, the mail log's reads, and the table, lent read-only to the development
- * mailbox's list.
+ * The outbox's public surface (docs/mail.md): the mail shapes, queueing, the sender's claim and
+ * the records of its attempts, the mail log's reads, and the table, lent read-only to the
+ * development mailbox's list.
  */
 export type {
   MailAttachment,
@@ -17,16 +17,16 @@ export type {
 export { MailCannotBeWritten } from './mail.types.ts';
 export {
   type AttemptOutcome,
+  type ClaimedMail,
+  claimDueMails,
   findLogEntry,
-  findOutboxMail,
-  finishAttempt,
+  finishMails,
   listEventMails,
   type MailLogFilter,
-  noteUnsentError,
-  type OutboxRow,
+  type MailOutcome,
   queueCopy,
   queueMail,
-  SEND_JOB,
-  startAttempt,
+  secondsToNextMail,
+  startAttempts,
 } from './outbox.repository.ts';
 export { emails, MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';

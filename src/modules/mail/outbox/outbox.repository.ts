@@ -1,21 +1,19 @@
 /**
- * SQL of the outbox (docs/mail.md): queueing a mail with its send job, the records of each
- * attempt, and the reads of the mail log. Writes that follow an attempt are unfenced: the job's
- * claim keeps one process on a mail, and the sending timeouts end an attempt well inside the lease.
+ * SQL of the outbox (docs/mail.md): queueing a mail, the sender's claim of due mails in batches,
+ * the records of the attempts (their start and their end, for many mails per statement), and the
+ * reads of the mail log. Writes after a claim are fenced by its claim id.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
-import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
+import { leaseDue } from '../../../kernel/jobs/lease.ts';
 import type { MailKind, MailLanguage, MailLogEntry, MailStatus, NewMail, OutboxMail } from './mail.types.ts';
-import { type EmailRow, emails } from './outbox.table.ts';
+import { emails } from './outbox.table.ts';
 
-/** The background job kind that sends one mail; its key is the mail's id. */
-export const SEND_JOB = 'mail.send';
-
-/** Inserts the outbox row and schedules its send job, in the caller's transaction. */
+/** Inserts the outbox row, due at once, in the caller's transaction; the sender takes it from there. */
 export async function queueMail(
   tx: Executor,
   mail: NewMail,
@@ -31,46 +29,108 @@ export async function queueMail(
     data: mail.data,
     resent_from: resentFrom,
   });
-  await scheduleJob(tx, { kind: SEND_JOB, key: id, runAt: new Date() });
   return { id };
 }
 
-export type OutboxRow = Pick<EmailRow, 'status' | 'attempts' | 'created_at'> & OutboxMail;
-
-/** The mail as its send job reads it (under the job's claim), or undefined. */
-export async function findOutboxMail(db: Executor, id: string): Promise<OutboxRow | undefined> {
-  const [row] = await db.select().from(emails).where(eq(emails.id, id));
-  if (row === undefined) return undefined;
-  return {
-    id: row.id,
-    kind: row.kind,
-    to: row.recipient,
-    language: row.language as MailLanguage,
-    eventId: row.event_id,
-    data: row.data,
-    createdAt: row.created_at,
-    status: row.status,
-    attempts: row.attempts,
-    created_at: row.created_at,
-  };
+/** A mail the sender claimed: what its renderer reads, its attempts so far, and its claims. */
+export interface ClaimedMail extends OutboxMail {
+  attempts: number;
+  /** How many times a sender took it, this claim included. */
+  claims: number;
 }
 
 /**
- * Records that attempt `number` starts: before the message leaves, so a crash mid-send shows. One
- * statement (the attempt's insert in a CTE), as every write of the send path: a round trip each.
+ * Claims up to `limit` due queued mails for `claimId` for `leaseMs`, in one statement (`leaseDue`:
+ * `FOR UPDATE SKIP LOCKED`, so processes sharing the database take disjoint mails, and a claim
+ * whose process died goes back to the queue when its lease ends).
  */
-export async function startAttempt(
+export async function claimDueMails(
   db: Executor,
-  id: string,
-  number: number,
-  fields: { subject: string; messageId: string },
-): Promise<void> {
-  await db.execute(sql`
-    with attempt as (insert into email_attempts (email_id, number) values (${id}, ${number}))
-    update emails
-    set attempts = ${number}, subject = ${fields.subject}, message_id = ${fields.messageId},
-        updated_at = now()
-    where id = ${id}`);
+  claimId: string,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedMail[]> {
+  const rows = await queryRows<{
+    id: string;
+    kind: MailKind;
+    recipient: string;
+    language: MailLanguage;
+    event_id: string | null;
+    data: Record<string, unknown>;
+    created_at: Date | string;
+    attempts: number;
+    claims: number;
+  }>(
+    db,
+    leaseDue({
+      table: sql`emails`,
+      alias: sql`e`,
+      due: sql`status = 'queued' and next_attempt_at <= now()`,
+      orderBy: sql`next_attempt_at`,
+      limit,
+      leaseMs,
+      claimId,
+      alsoSet: sql`, claims = e.claims + 1`,
+      returning: sql`e.id, e.kind, e.recipient, e.language, e.event_id, e.data, e.created_at, e.attempts,
+        e.claims`,
+    }),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    to: row.recipient,
+    language: row.language,
+    eventId: row.event_id,
+    data: row.data,
+    createdAt: new Date(row.created_at),
+    attempts: row.attempts,
+    claims: row.claims,
+  }));
+}
+
+/** Seconds until the next queued mail is due (or its lease ends); null when none is queued. */
+export async function secondsToNextMail(db: Executor): Promise<number | null> {
+  const [row] = await queryRows<{ seconds: number | null }>(
+    db,
+    sql`select extract(epoch from (min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at)))
+          - now()))::float8 as seconds
+        from emails where status = 'queued'`,
+  );
+  return row?.seconds ?? null;
+}
+
+/**
+ * Records that the attempts of rendered mails start, before their messages leave: each mail's
+ * attempt row (no outcome yet), its count, subject and Message-ID, all in one statement. Fenced by
+ * the claim: answers the ids still held by `claimId`, the only ones to send.
+ */
+export async function startAttempts(
+  db: Executor,
+  claimId: string,
+  started: Array<{ id: string; number: number; subject: string; messageId: string }>,
+): Promise<Set<string>> {
+  if (started.length === 0) return new Set();
+  const values = sql.join(
+    started.map(
+      (mail) => sql`(${mail.id}::uuid, ${mail.number}::int, ${mail.subject}::text, ${mail.messageId}::text)`,
+    ),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      with started as (
+        update emails e
+        set attempts = v.number, subject = v.subject, message_id = v.message_id, updated_at = now()
+        from (values ${values}) as v(id, number, subject, message_id)
+        where e.id = v.id and e.claim_id = ${claimId}
+        returning e.id, v.number
+      ), attempt as (
+        insert into email_attempts (email_id, number) select id, number from started
+      )
+      select id from started`,
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 export interface AttemptOutcome {
@@ -80,44 +140,55 @@ export interface AttemptOutcome {
   response: string;
 }
 
-/**
- * Records how attempt `number` ended and what it makes of the mail, in one statement: `sent` when
- * accepted, `failed` when `final`, still `queued` otherwise (its job looks again later). A sent
- * mail keeps the last error it met, as its history.
- */
-export async function finishAttempt(
-  db: Executor,
-  id: string,
-  number: number,
-  result: AttemptOutcome & { final: boolean; lastError?: string },
-): Promise<void> {
-  const accepted = result.outcome === 'accepted';
-  const status = accepted ? 'sent' : result.final ? 'failed' : 'queued';
-  const lastError = accepted ? null : (result.lastError ?? result.response).slice(0, 1000);
-  await db.execute(sql`
-    with attempt as (
-      update email_attempts
-      set outcome = ${result.outcome}, smtp_code = ${result.smtpCode},
-          response = ${result.response.slice(0, 1000)}, finished_at = now()
-      where email_id = ${id} and number = ${number}
-    )
-    update emails
-    set status = ${status},
-        sent_at = case when ${accepted} then now() else sent_at end,
-        last_error = coalesce(${lastError}, last_error),
-        updated_at = now()
-    where id = ${id}`);
+/** How a claimed mail's turn ended: with an attempt (`number`), or before any (`attempt` null). */
+export interface MailOutcome {
+  id: string;
+  claimId: string;
+  attempt: (AttemptOutcome & { number: number }) | null;
+  status: 'sent' | 'failed' | 'queued';
+  /** The error to keep in `last_error` (null keeps the one there). */
+  lastError: string | null;
+  /** For a mail still queued: seconds until it is due again. */
+  retryInSeconds: number | null;
 }
 
 /**
- * Notes an error met before any attempt (no renderer for the kind, mail off, rendering failed) on a
- * queued mail: `failed` when `final`, still queued otherwise.
+ * Records how the turns of several claimed mails ended, in one statement: each attempt's outcome
+ * (in a CTE) and each mail's status, `sent_at`, last error and next due time; the lease is let go.
+ * Fenced by each mail's claim, so a sender whose lease ran out records nothing over the next one's.
+ * A sent mail keeps the last error it met, as its history.
  */
-export async function noteUnsentError(db: Executor, id: string, error: string, final: boolean) {
-  await db
-    .update(emails)
-    .set({ status: final ? 'failed' : 'queued', last_error: error.slice(0, 1000), updated_at: new Date() })
-    .where(and(eq(emails.id, id), eq(emails.status, 'queued')));
+export async function finishMails(db: Executor, outcomes: MailOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const values = sql.join(
+    outcomes.map(
+      (row) => sql`(${row.id}::uuid, ${row.claimId}::uuid, ${row.attempt?.number ?? null}::int,
+        ${row.attempt?.outcome ?? null}::text, ${row.attempt?.smtpCode ?? null}::int,
+        ${row.attempt?.response.slice(0, 1000) ?? null}::text, ${row.status}::text,
+        ${row.lastError?.slice(0, 1000) ?? null}::text, ${row.retryInSeconds}::float8)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    with v (id, claim_id, number, outcome, smtp_code, response, status, last_error, retry_in) as (
+      values ${values}
+    ), attempt as (
+      update email_attempts a
+      set outcome = v.outcome, smtp_code = v.smtp_code, response = v.response, finished_at = now()
+      from v, emails e
+      where v.number is not null and a.email_id = v.id and a.number = v.number
+        and e.id = v.id and e.claim_id = v.claim_id
+    )
+    update emails e
+    set status = v.status,
+        sent_at = case when v.status = 'sent' then now() else e.sent_at end,
+        last_error = coalesce(v.last_error, e.last_error),
+        next_attempt_at = case when v.retry_in is null then e.next_attempt_at
+                               else now() + make_interval(secs => v.retry_in) end,
+        leased_until = null,
+        updated_at = now()
+    from v
+    where e.id = v.id and e.claim_id = v.claim_id and e.status = 'queued'`);
 }
 
 const logColumns = {

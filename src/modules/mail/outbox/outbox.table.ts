@@ -24,7 +24,8 @@ export const ATTEMPT_OUTCOMES = ['accepted', 'temporary', 'permanent'] as const;
 
 /**
  * The outbox (docs/mail.md): one row per mail, written in the transaction of the change that causes
- * it and sent by the `mail.send` job. `data` is the kind's payload, rendered when the mail is sent;
+ * it and sent by the mailer's sender in batches, under a claim of its own (`next_attempt_at`,
+ * `claim_id`, `leased_until`). `data` is the kind's payload, rendered when the mail is sent;
  * `subject` is filled in by the first rendering, for the log. `event_id` names the event whose log
  * lists the mail, with no foreign key: the mail module sits below the events module and imports
  * nothing of it (events are never deleted; the log is read through the event's guards).
@@ -44,6 +45,13 @@ export const emails = pgTable(
     last_error: text('last_error'),
     message_id: text('message_id'),
     resent_from: uuid('resent_from').references((): AnyPgColumn => emails.id, { onDelete: 'set null' }),
+    /** When a queued mail is due: at once when queued, then after each retry's delay. */
+    next_attempt_at: timestamptz('next_attempt_at').notNull().defaultNow(),
+    /** How many times a sender took the mail (each retry's delay is chosen by it). */
+    claims: integer('claims').notNull().default(0),
+    /** The sender's claim and its lease (`leaseDue`): writes after a claim are fenced by it. */
+    claim_id: uuid('claim_id'),
+    leased_until: timestamptz('leased_until'),
     created_at: createdAt(),
     sent_at: timestamptz('sent_at'),
     updated_at: updatedAt(),
@@ -51,6 +59,7 @@ export const emails = pgTable(
   (table) => [
     index('emails_event_created_idx').on(table.event_id, table.created_at.desc()),
     index('emails_status_idx').on(table.status),
+    index('emails_due_idx').on(table.next_attempt_at).where(sql`${table.status} = 'queued'`),
     index('emails_recipient_idx').on(sql`lower(${table.recipient})`),
     check('emails_status_check', sql`${table.status} in ('queued', 'sent', 'failed')`),
     check(

@@ -1,29 +1,27 @@
 /**
  * The mail service of one app (docs/mail.md): the renderers of the kinds, registered by the modules
- * that own them, and the `mail.send` job that renders a queued mail and hands it over. The job runs
- * under the job runner's claim; it may run more than once (a process that died mid-send), so it
- * re-reads the mail first and does nothing for one already sent or failed. Each attempt is recorded
- * before the message leaves and again when the server answered: a mail sent twice is one whose
- * process died between the server's acceptance and that second record, and its attempt shows it.
+ * that own them, and what the sender loop (sender.ts) does with each claim of due mails: render
+ * them, record the start of their attempts, hand them over, and pass each outcome on. Only queued
+ * mails are claimed, so a mail already sent or failed is never taken again. Each attempt is
+ * recorded before the message leaves and again when the server answered: a mail sent twice is one
+ * whose process died between the server's acceptance and that second record, and its attempt
+ * shows it.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
-import type { JobResult, JobRunner } from '../../../kernel/jobs/runner.ts';
+import type { JobRunner } from '../../../kernel/jobs/runner.ts';
 import {
-  findOutboxMail,
-  finishAttempt,
+  type ClaimedMail,
   MailCannotBeWritten,
   type MailKind,
+  type MailOutcome,
   type MailRenderer,
-  noteUnsentError,
-  type OutboxRow,
   type RenderedMail,
-  SEND_JOB,
-  startAttempt,
+  startAttempts,
 } from '../outbox/index.ts';
+import { MailSender } from './sender.ts';
 import {
-  type Acceptance,
   devMailboxTransport,
   type MailTransport,
   redactMailUrl,
@@ -31,23 +29,29 @@ import {
   smtpTransport,
 } from './transport.ts';
 
+/** Mails of a claim rendered at once. */
+const RENDER_CONCURRENCY = 4;
+
 /** The mail service one app owns. */
 export interface Mailer {
   /** Sets the renderer of a kind; a later registration replaces an earlier one (tests do so). */
   registerKind(kind: MailKind, render: MailRenderer): void;
+  /** Starts sending (when the app is ready). */
+  start(): void;
   /** Looks for mail to send now: call after committing a transaction that queued some. */
   wake(): void;
   /** How mail leaves this process (MAIL_URL, docs/mail.md). */
   readonly mode: Config['mail']['mode'];
   /** `<id@host>`: the Message-ID of an outbox mail, on every attempt. */
   messageIdOf(id: string): string;
-  /** Closes the SMTP connections (after the job runner stopped). */
+  /** Stops sending once the mails in hand are answered and recorded, then closes the connections. */
   close(): Promise<void>;
 }
 
 export interface MailerDeps {
   db: Database;
   config: Config;
+  /** Its wake-ups wake the sender too: the modules declaring mail wake the job runner after commits. */
   jobs: JobRunner;
   log: Logger;
 }
@@ -68,7 +72,7 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
   }
 
   /** Seconds until the next attempt after the claim `claims` failed, or null past the retry window. */
-  const retryIn = (mail: OutboxRow, claims: number): number | null => {
+  const retryIn = (mail: ClaimedMail, claims: number): number | null => {
     const deadline = mail.createdAt.getTime() + settings.retryForSeconds * 1000;
     const now = Date.now();
     if (now >= deadline) return null;
@@ -77,81 +81,146 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
     return Math.max(0.05, Math.min(now + delay * 1000, deadline) - now) / 1000;
   };
 
-  const send = async (id: string, claims: number): Promise<JobResult> => {
-    const mail = await findOutboxMail(db, id);
-    if (mail === undefined || mail.status !== 'queued') return undefined;
-    if (transport === undefined) {
-      await noteUnsentError(db, id, 'mail is off: MAIL_URL is not set', true);
-      return undefined;
-    }
+  /** The outcome of a mail that met `error` before or during its attempt: retried unless final. */
+  const unsent = (mail: ClaimedMail, claimId: string, error: string, final: boolean): MailOutcome => {
+    const seconds = final ? null : retryIn(mail, mail.claims);
+    return {
+      id: mail.id,
+      claimId,
+      attempt: null,
+      status: seconds === null ? 'failed' : 'queued',
+      lastError: error,
+      retryInSeconds: seconds,
+    };
+  };
+
+  /** Renders a mail, or answers the outcome of a renderer that is missing or failed. */
+  const renderMail = async (mail: ClaimedMail, claimId: string): Promise<RenderedMail | MailOutcome> => {
+    if (transport === undefined) return unsent(mail, claimId, 'mail is off: MAIL_URL is not set', true);
     const render = renderers.get(mail.kind);
     if (render === undefined) {
-      await noteUnsentError(db, id, `no renderer is registered for the mail kind ${mail.kind}`, true);
-      return undefined;
+      return unsent(mail, claimId, `no renderer is registered for the mail kind ${mail.kind}`, true);
     }
-    let rendered: RenderedMail;
     try {
-      rendered = await render(mail);
+      return await render(mail);
     } catch (error) {
       // A renderer reads the database (an event's overrides): worth another try within the window,
       // unless it says the mail can never be written.
+      log.warn({ email_id: mail.id, err: error }, 'mail: rendering failed');
       const message = `rendering failed: ${error instanceof Error ? error.message : String(error)}`;
-      const seconds = error instanceof MailCannotBeWritten ? null : retryIn(mail, claims);
-      log.warn({ email_id: id, err: error }, 'mail: rendering failed');
-      await noteUnsentError(db, id, message, seconds === null);
-      return seconds === null ? undefined : { retryInSeconds: seconds };
+      return unsent(mail, claimId, message, error instanceof MailCannotBeWritten);
     }
+  };
+
+  /** Hands one started mail to the transport and answers the outcome of its attempt. */
+  const sendMail = async (
+    mail: ClaimedMail,
+    claimId: string,
+    rendered: RenderedMail,
+    send: MailTransport,
+  ): Promise<MailOutcome> => {
     const number = mail.attempts + 1;
-    const messageId = messageIdOf(id);
-    await startAttempt(db, id, number, { subject: rendered.subject, messageId });
-    let accepted: Acceptance;
     try {
-      accepted = await transport.send({
+      const accepted = await send.send({
         ...rendered,
         from: settings.from,
         to: mail.to,
-        messageId,
-        emailId: id,
+        messageId: messageIdOf(mail.id),
+        emailId: mail.id,
       });
+      const attempt = { outcome: 'accepted' as const, number, ...accepted };
+      return { id: mail.id, claimId, attempt, status: 'sent', lastError: null, retryInSeconds: null };
     } catch (error) {
       // Anything but a SendFailure (the development mailbox's write) is worth another try too.
       const failure =
         error instanceof SendFailure
           ? error
           : new SendFailure('temporary', null, error instanceof Error ? error.message : String(error));
-      const seconds = failure.outcome === 'permanent' ? null : retryIn(mail, claims);
-      await finishAttempt(db, id, number, {
-        outcome: failure.outcome,
-        smtpCode: failure.smtpCode,
-        response: failure.message,
-        final: seconds === null,
+      const seconds = failure.outcome === 'permanent' ? null : retryIn(mail, mail.claims);
+      log.warn(
+        { email_id: mail.id, attempt: number, outcome: failure.outcome, smtp_code: failure.smtpCode },
+        seconds === null ? 'mail: sending failed for good' : 'mail: sending failed; retrying',
+      );
+      return {
+        id: mail.id,
+        claimId,
+        attempt: { outcome: failure.outcome, smtpCode: failure.smtpCode, response: failure.message, number },
+        status: seconds === null ? 'failed' : 'queued',
         lastError:
           failure.outcome === 'temporary' && seconds === null
             ? `gave up after ${settings.retryForSeconds} s: ${failure.message}`
             : failure.message,
-      });
-      log.warn(
-        { email_id: id, attempt: number, outcome: failure.outcome, smtp_code: failure.smtpCode },
-        seconds === null ? 'mail: sending failed for good' : 'mail: sending failed; retrying',
-      );
-      return seconds === null ? undefined : { retryInSeconds: seconds };
+        retryInSeconds: seconds,
+      };
     }
-    // Outside the try: a failure to record the acceptance must not be taken for a failed send. The
-    // job then runs again, and this attempt stays without an outcome (the one case of a duplicate).
-    await finishAttempt(db, id, number, { outcome: 'accepted', ...accepted, final: true });
-    return undefined;
   };
 
-  jobs.registerJobKind(SEND_JOB, (job) => send(job.key, job.attempts));
+  /**
+   * One claim: renders its mails, records the start of their attempts in one statement, then sends
+   * them at once through the pool, each outcome passed on as soon as the server answered.
+   */
+  const handle = async (
+    mails: ClaimedMail[],
+    claimId: string,
+    done: (outcome: MailOutcome | null) => void,
+  ): Promise<void> => {
+    // A few at a time: a renderer reads the database (the registration, the event's overrides) and
+    // draws a QR code, and fifty at once would hold the pool's connections and the event loop from
+    // the requests being served meanwhile.
+    const rendered: Array<RenderedMail | MailOutcome> = [];
+    let next = 0;
+    const renderSome = async () => {
+      for (let index = next++; index < mails.length; index = next++) {
+        rendered[index] = await renderMail(mails[index]!, claimId);
+      }
+    };
+    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, renderSome));
+    const ready: Array<{ mail: ClaimedMail; message: RenderedMail }> = [];
+    mails.forEach((mail, index) => {
+      const result = rendered[index]!;
+      if ('status' in result) done(result);
+      else ready.push({ mail, message: result });
+    });
+    if (ready.length === 0 || transport === undefined) return;
+    const started = await startAttempts(
+      db,
+      claimId,
+      ready.map(({ mail, message }) => ({
+        id: mail.id,
+        number: mail.attempts + 1,
+        subject: message.subject,
+        messageId: messageIdOf(mail.id),
+      })),
+    );
+    const send = transport;
+    await Promise.all(
+      ready.map(async ({ mail, message }) => {
+        // A mail no longer held by this claim (its lease ran out meanwhile) is another's to send.
+        if (!started.has(mail.id)) return done(null);
+        done(await sendMail(mail, claimId, message, send));
+      }),
+    );
+  };
+
+  const sender = new MailSender({
+    db,
+    log,
+    pollMs: config.jobsPollMs,
+    leaseMs: config.jobsLeaseMs,
+    handle,
+  });
+  jobs.onWake(() => sender.wake());
 
   return {
     registerKind(kind, render) {
       renderers.set(kind, render);
     },
-    wake: () => jobs.wake(),
+    start: () => sender.start(),
+    wake: () => sender.wake(),
     mode: settings.mode,
     messageIdOf,
     async close() {
+      await sender.stop();
       transport?.close();
     },
   };

@@ -44,14 +44,14 @@ export interface MailTransport {
 }
 
 /**
- * Timeouts that end an attempt well inside the job lease (60 s by default, JOBS_LEASE_MS): a
+ * Timeouts that end an attempt well inside the sender's lease (60 s by default, JOBS_LEASE_MS): a
  * process still waiting on a server when its claim ran out would let another process send the same
  * mail meanwhile.
  */
 const CONNECTION_TIMEOUT_MS = 10_000;
 const GREETING_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 20_000;
-/** Connections the pool keeps open to the server: one for each mail of a job runner claim (ten). */
+/** Connections the pool keeps open to the server; the mails of a claim wait their turn for one. */
 const MAX_CONNECTIONS = 10;
 
 /** Errors nodemailer raises before a server had its say that no retry can mend. */
