@@ -26,6 +26,7 @@ export {
   type OutboxMail,
   queueCopy,
   queueMail,
+  queueMails,
   type RenderedMail,
 } from './outbox/index.ts';
 export { createMailer, type Mailer, redactMailUrl } from './sending/index.ts';

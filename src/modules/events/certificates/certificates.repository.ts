@@ -203,6 +203,11 @@ export async function failIssuance(db: Executor, id: string, lastError: string):
   await updateIssuance(db, id, { status: 'failed', finished_at: sql`now()`, last_error: lastError });
 }
 
+/** Locks a run's row for the rest of the caller's transaction (its batches take turns). */
+export async function lockIssuance(tx: Executor, id: string): Promise<void> {
+  await tx.execute(sql`select 1 from certificate_issuances where id = ${id} for update`);
+}
+
 /** Nobody is left to certify: the total is at least what was done. */
 export async function completeIssuance(db: Executor, id: string): Promise<void> {
   await updateIssuance(db, id, {

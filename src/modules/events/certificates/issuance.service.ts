@@ -22,7 +22,7 @@ import type { ClaimedJob } from '../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { JobProgress } from '../../../kernel/jobs/progress.ts';
 import type { JobHandler, JobRunner } from '../../../kernel/jobs/runner.ts';
-import { queueMail } from '../../mail/index.ts';
+import { queueMails } from '../../mail/index.ts';
 import { listLiveTemplateIds } from '../certification-templates/index.ts';
 import { requireEditionRole } from '../editions/index.ts';
 import { activeSignatureIds } from '../signatures/index.ts';
@@ -168,12 +168,16 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
   }
   const deadline = Date.now() + sliceMs;
   while (Date.now() < deadline) {
-    const batch = await repo.nextUncertified(db, run.edition_id, run.template_ids, BATCH);
-    if (batch.length === 0) {
-      await repo.completeIssuance(db, run.id);
-      return undefined;
-    }
-    await db.transaction(async (tx) => {
+    // Each batch under the run's row lock, read and written in one transaction: should a slice
+    // outlive its lease (a busy process) and the run be claimed again meanwhile, the two take
+    // turns and the second finds the first's certificates, rather than counting a batch twice.
+    const finished = await db.transaction(async (tx) => {
+      await repo.lockIssuance(tx, run.id);
+      const batch = await repo.nextUncertified(tx, run.edition_id, run.template_ids, BATCH);
+      if (batch.length === 0) {
+        await repo.completeIssuance(tx, run.id);
+        return true;
+      }
       const bits = await repo.allocateStatusBits(tx, batch.length, STATUS_LIST_SIZE);
       // The PDF shows the signatures active now, whatever happens to them later.
       const signatureIds = await activeSignatureIds(tx, run.edition_id, MAX_SIGNATURES);
@@ -195,16 +199,19 @@ async function issueSlice(db: Database, run: CertificateIssuanceRow, sliceMs: nu
       );
       await repo.countIssuedBatch(tx, run.id, batch.length, inserted.length);
       // Each holder is told, in the language of the request that started the run (docs/mail.md).
-      for (const certificate of inserted) {
-        await queueMail(tx, {
-          kind: 'certificate_issued',
+      await queueMails(
+        tx,
+        inserted.map((certificate) => ({
+          kind: 'certificate_issued' as const,
           to: certificate.holder_email,
           language: run.language,
           eventId: edition.event_id,
           data: { certificate_id: certificate.id },
-        });
-      }
+        })),
+      );
+      return false;
     });
+    if (finished) return undefined;
   }
   return { retryInSeconds: 0 };
 }

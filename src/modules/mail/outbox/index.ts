@@ -26,6 +26,7 @@ export {
   type MailOutcome,
   queueCopy,
   queueMail,
+  queueMails,
   secondsToNextMail,
   startAttempts,
 } from './outbox.repository.ts';

@@ -32,6 +32,21 @@ export async function queueMail(
   return { id };
 }
 
+/** Queues many mails in one statement (a certificate run's batch): as `queueMail` for each. */
+export async function queueMails(tx: Executor, mails: NewMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  await tx.insert(emails).values(
+    mails.map((mail) => ({
+      id: uuidv7(),
+      event_id: mail.eventId,
+      kind: mail.kind,
+      recipient: mail.to,
+      language: mail.language,
+      data: mail.data,
+    })),
+  );
+}
+
 /** A mail the sender claimed: what its renderer reads, its attempts so far, and its claims. */
 export interface ClaimedMail extends OutboxMail {
   attempts: number;
