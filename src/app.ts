@@ -18,6 +18,7 @@ import { registerJsonParser } from './kernel/http/body.ts';
 import { registerConnectionGuard } from './kernel/http/connection-guard.ts';
 import { registerErrorHandler } from './kernel/http/error-handler.ts';
 import { AppError } from './kernel/http/errors.ts';
+import { registerIdleGate } from './kernel/http/idle-gate.ts';
 import { buildLazySerializer } from './kernel/http/lazy-serializers.ts';
 import { loggerOptions } from './kernel/http/logging.ts';
 import { registerMetrics } from './kernel/http/metrics.ts';
@@ -182,7 +183,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const payments = createPaymentsWithFlows(deps.database, config, jobs, app.log as Logger);
   // E-mail to people: the modules that own the kinds register their renderers on it; it sends in
   // batches with a claim of its own on the outbox, started, stopped and woken with the job runner.
-  const mail = createMailer({ db: deps.database.db, config, jobs, log: app.log as Logger });
+  const mail = createMailer({
+    db: deps.database.db,
+    config,
+    jobs,
+    log: app.log as Logger,
+    // Confirmations rendered and sent while registrations go on take the gaps between requests.
+    idle: registerIdleGate(app),
+  });
   app.decorate('mailer', mail);
 
   await app.register(systemRoutes, { database: deps.database, documents });

@@ -54,9 +54,14 @@ export interface MailerDeps {
   /** Its wake-ups wake the sender too: the modules declaring mail wake the job runner after commits. */
   jobs: JobRunner;
   log: Logger;
+  /**
+   * Waited for before each mail is rendered and before it is built and sent: the service's requests
+   * go first (kernel/http/idle-gate.ts). None: the mail goes at once (a process that serves nothing).
+   */
+  idle?: () => Promise<void>;
 }
 
-export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
+export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Mailer {
   const renderers = new Map<MailKind, MailRenderer>();
   const { mail: settings } = config;
   const host = new URL(config.publicBaseUrl).hostname;
@@ -171,6 +176,7 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
     let next = 0;
     const renderSome = async () => {
       for (let index = next++; index < mails.length; index = next++) {
+        await idle?.();
         rendered[index] = await renderMail(mails[index]!, claimId);
       }
     };
@@ -197,6 +203,7 @@ export function createMailer({ db, config, jobs, log }: MailerDeps): Mailer {
       ready.map(async ({ mail, message }) => {
         // A mail no longer held by this claim (its lease ran out meanwhile) is another's to send.
         if (!started.has(mail.id)) return done(null);
+        await idle?.();
         done(await sendMail(mail, claimId, message, send));
       }),
     );
