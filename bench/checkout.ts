@@ -31,6 +31,7 @@ import {
   positiveInteger,
   postAtRate,
   printTable,
+  publishedEdition,
   type RateMeasurement,
   startBareServer,
   startService,
@@ -65,33 +66,20 @@ async function seed(base: string, token: string) {
   const done = (await fetch(callback, { redirect: 'manual' })).headers.get('location')!;
   const sellerId = new URL(done).searchParams.get('credential_id');
   if (sellerId === null) throw new Error(`the seller connection failed: ${done}`);
-  const event = (
-    await call(base, 'POST', '/events', token, { name: 'Paid Bench Conf', slug: 'paid-bench-conf' })
-  ).data;
-  await call(base, 'POST', `/events/${event.id}/publish`, token);
-  const day = 86_400_000;
-  const edition = (
-    await call(base, 'POST', `/events/${event.id}/editions`, token, {
-      name: 'Paid Bench Conf 2027',
-      slug: 'y2027',
-      starts_at: new Date(Date.now() + 30 * day).toISOString(),
-      ends_at: new Date(Date.now() + 32 * day).toISOString(),
-    })
-  ).data;
-  await call(base, 'POST', `/events/${event.id}/editions/${edition.id}/publish`, token);
-  await call(base, 'PUT', `/events/${event.id}/payments`, token, {
+  const { eventId, editionId } = await publishedEdition(base, token, 'Paid Bench Conf', 'paid-bench-conf');
+  await call(base, 'PUT', `/events/${eventId}/payments`, token, {
     wallet_id: wallet.id,
     seller_id: sellerId,
   });
   const ticket = (
-    await call(base, 'POST', `/editions/${edition.id}/ticket-types`, token, {
+    await call(base, 'POST', `/editions/${editionId}/ticket-types`, token, {
       name: 'Conference pass',
       price_cents: 15000,
       currency: 'BRL',
       access_level: 1,
     })
   ).data;
-  return { editionId: edition.id!, ticketId: ticket.id! };
+  return { editionId, ticketId: ticket.id! };
 }
 
 /** `settings.rate` requests a second for `durationS` seconds, each with the next of `tokens` when given. */

@@ -490,3 +490,29 @@ export async function postAtRate(options: {
     cpuPercent: ((cpuSeconds(options.measured.pid) - cpuBefore) / options.durationS) * 100,
   };
 }
+
+/**
+ * A published event (`name`, `slug`) with a published edition 30 days ahead, lasting `days`:
+ * what a suite registers people for. Answers both ids.
+ */
+export async function publishedEdition(
+  base: string,
+  token: string,
+  name: string,
+  slug: string,
+  days = 2,
+): Promise<{ eventId: string; editionId: string }> {
+  const event = (await callApi(base, 'POST', '/events', token, { name, slug })).data;
+  await callApi(base, 'POST', `/events/${event.id}/publish`, token);
+  const day = 86_400_000;
+  const edition = (
+    await callApi(base, 'POST', `/events/${event.id}/editions`, token, {
+      name: `${name} 2027`,
+      slug: 'y2027',
+      starts_at: new Date(Date.now() + 30 * day).toISOString(),
+      ends_at: new Date(Date.now() + (30 + days) * day).toISOString(),
+    })
+  ).data;
+  await callApi(base, 'POST', `/events/${event.id}/editions/${edition.id}/publish`, token);
+  return { eventId: event.id!, editionId: edition.id! };
+}

@@ -44,6 +44,7 @@ import {
   positiveInteger,
   postAtRate,
   printTable,
+  publishedEdition,
   type RateMeasurement,
   type Signer,
   serviceArgs,
@@ -86,22 +87,9 @@ async function registrations(
   try {
     const base = `http://127.0.0.1:${port}`;
     const organiser = await signer.token('organiser@bench.example');
-    const event = (
-      await callApi(base, 'POST', '/events', organiser, { name: 'Mail Bench', slug: `mail-${label}` })
-    ).data;
-    await callApi(base, 'POST', `/events/${event.id}/publish`, organiser);
-    const day = 86_400_000;
-    const edition = (
-      await callApi(base, 'POST', `/events/${event.id}/editions`, organiser, {
-        name: 'Mail Bench 2027',
-        slug: 'y2027',
-        starts_at: new Date(Date.now() + 30 * day).toISOString(),
-        ends_at: new Date(Date.now() + 31 * day).toISOString(),
-      })
-    ).data;
-    await callApi(base, 'POST', `/events/${event.id}/editions/${edition.id}/publish`, organiser);
+    const { editionId } = await publishedEdition(base, organiser, 'Mail Bench', `mail-${label}`, 1);
     const ticket = (
-      await callApi(base, 'POST', `/editions/${edition.id}/ticket-types`, organiser, {
+      await callApi(base, 'POST', `/editions/${editionId}/ticket-types`, organiser, {
         name: 'Free pass',
         price_cents: 0,
         access_level: 1,
@@ -113,7 +101,7 @@ async function registrations(
     }
     const run = (durationS: number, batch: string[]) =>
       postAtRate({
-        url: `${base}/editions/${edition.id}/registrations`,
+        url: `${base}/editions/${editionId}/registrations`,
         body: JSON.stringify({ ticket_type_id: ticket.id }),
         rate: settings.rate,
         durationS,
