@@ -8,7 +8,6 @@
  */
 import { findActorById } from '../../../kernel/auth/actors.repository.ts';
 import type { Database } from '../../../kernel/db/client.ts';
-import type { Language } from '../../../kernel/pages/language.ts';
 import { open } from '../../../kernel/secret-box.ts';
 import {
   type MailAttachment,
@@ -24,7 +23,7 @@ import { BADGE_QR_CID, renderEventMail, roleName } from '../email-templates/inde
 import { findEventWithRole } from '../events/index.ts';
 import { findInvitationForMail } from '../invitations/index.ts';
 import { formatDay, formatMoment, formatMoney, formatSpan } from '../page-messages.ts';
-import { findRegistration, type RegistrationRow } from '../registrations/index.ts';
+import { findRegistration } from '../registrations/index.ts';
 import { findRequest, signUrl } from '../signatures/index.ts';
 import { findTicketType } from '../tickets/index.ts';
 import { badgeQrPng, calendarFile } from './mails.attachments.ts';
@@ -61,29 +60,6 @@ async function render(
 ): Promise<RenderedMail> {
   const rendered = await renderEventMail(ctx.db, mail.eventId ?? '', mail.kind, mail.language, variables);
   return { ...rendered, attachments };
-}
-
-/** The holder, edition and ticket of a registration, as its refund mail shows them. */
-async function registrationFacts(ctx: MailsContext, registration: RegistrationRow, language: Language) {
-  const [edition, ticket, holder] = await Promise.all([
-    findEditionNames(ctx.db, registration.edition_id),
-    findTicketType(ctx.db, registration.ticket_type_id),
-    findActorById(ctx.db, registration.user_id),
-  ]);
-  const names = required(edition, 'The edition');
-  const paid = registration.intent_id !== null && ticket !== undefined && ticket.price_cents > 0;
-  return {
-    names,
-    ticket: required(ticket, 'The ticket type'),
-    variables: {
-      recipient_name: holder?.name ?? holder?.email ?? '',
-      event_name: names.event_name,
-      edition_name: names.edition_name,
-      ticket_name: ticket?.name ?? '',
-      amount:
-        paid && ticket.currency !== null ? formatMoney(ticket.price_cents, ticket.currency, language) : '',
-    },
-  };
 }
 
 const registrationConfirmed =
@@ -134,6 +110,7 @@ const registrationConfirmed =
     );
   };
 
+/** The refund of a paid registration (full refunds only: the ticket's price is what went back). */
 const refundIssued =
   (ctx: MailsContext): MailRenderer =>
   async (mail) => {
@@ -141,9 +118,19 @@ const refundIssued =
       await findRegistration(ctx.db, idIn(mail, 'registration_id')),
       'The registration',
     );
-    const { variables } = await registrationFacts(ctx, registration, mail.language);
+    const [edition, ticket, holder] = await Promise.all([
+      findEditionNames(ctx.db, registration.edition_id),
+      findTicketType(ctx.db, registration.ticket_type_id),
+      findActorById(ctx.db, registration.user_id),
+    ]);
+    const names = required(edition, 'The edition');
+    const paid = required(ticket, 'The ticket type');
     return render(ctx, mail, {
-      ...variables,
+      recipient_name: holder?.name ?? holder?.email ?? '',
+      event_name: names.event_name,
+      edition_name: names.edition_name,
+      ticket_name: paid.name,
+      amount: paid.currency === null ? '' : formatMoney(paid.price_cents, paid.currency, mail.language),
       reason: registration.status_reason ?? '',
       ticket_status: ticketStatusText(registration.status, mail.language),
     });
