@@ -17,9 +17,11 @@ import type { Language } from '../pages/language.ts';
 import {
   checkVariables,
   type RenderedEmail,
+  renderDraft,
   renderTemplate,
   sampleValues,
   type TemplateCatalog,
+  type TemplateDraft,
   type TemplateSource,
   type Variables,
   validateTemplate,
@@ -135,7 +137,22 @@ export class TemplateOverrides<K extends string> {
     return this.effective(kind, language, await this.family.store.find(db, ownerId, kind));
   }
 
-  /** Renders the effective template of `kind` with `variables` (the sender's values). */
+  /**
+   * The effective template of `kind` with `variables` (the sender's values) and the family's fixed
+   * values: what renders the mail, in the mail thread (`renderDraft`).
+   */
+  async draft(
+    db: Executor,
+    ownerId: string,
+    kind: K,
+    language: Language,
+    variables: Variables,
+  ): Promise<TemplateDraft> {
+    const template = await this.effectiveTemplate(db, ownerId, kind, language);
+    return { template, values: { ...variables, ...this.family.fixedValues?.(language) } };
+  }
+
+  /** Renders the effective template of `kind` with `variables`, here and now. */
   async render(
     db: Executor,
     ownerId: string,
@@ -143,11 +160,7 @@ export class TemplateOverrides<K extends string> {
     language: Language,
     variables: Variables,
   ): Promise<RenderedEmail> {
-    const template = await this.effectiveTemplate(db, ownerId, kind, language);
-    return renderTemplate(this.family.defaultOf(kind, language), template, {
-      ...variables,
-      ...this.family.fixedValues?.(language),
-    });
+    return renderDraft(await this.draft(db, ownerId, kind, language, variables));
   }
 
   async list(

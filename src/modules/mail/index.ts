@@ -10,12 +10,14 @@ import type { ModuleDeps } from '../../kernel/module.ts';
 import { devMailboxRoutes } from './dev-mailbox/index.ts';
 
 export {
+  type DraftAttachment,
   findLogEntry,
   listEventMails,
   MAIL_KINDS,
   MAIL_STATUSES,
   type MailAttachment,
   MailCannotBeWritten,
+  type MailDraft,
   type MailKind,
   type MailLanguage,
   type MailLogEntry,

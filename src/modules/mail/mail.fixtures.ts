@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../../test/harness.ts';
 import type { Database } from '../../kernel/db/client.ts';
 import { queryRows } from '../../kernel/db/raw.ts';
-import { type MailKind, type NewMail, queueMail, type RenderedMail } from './index.ts';
+import { type MailDraft, type MailKind, type NewMail, queueMail } from './index.ts';
 
 /** A 1×1 PNG, as an inline image. */
 export const PIXEL_PNG = Buffer.from(
@@ -18,15 +18,22 @@ export const PIXEL_PNG = Buffer.from(
 );
 
 /** Renders `data.subject` and `data.body`, with an inline image and a text attachment. */
-export const simpleRenderer = async (mail: { data: Record<string, unknown> }): Promise<RenderedMail> => {
+export const simpleRenderer = async (mail: { data: Record<string, unknown> }): Promise<MailDraft> => {
   const subject = String(mail.data.subject ?? 'Hello');
   const body = String(mail.data.body ?? 'A test mail');
   return {
-    subject,
-    html:
-      `<!doctype html><html><body><p style="color:#1f2937">${body}</p>` +
-      '<img src="cid:logo@convene" alt="logo"></body></html>',
-    text: body,
+    template: {
+      kind: 'test',
+      variables: [
+        { name: 'subject', description: 'the subject', required: false, example: 'Hello' },
+        { name: 'body', description: 'the text', required: false, example: 'A test mail' },
+      ],
+      subject: '{{ subject }}',
+      body:
+        '<!doctype html><html><body><p style="color:#1f2937">{{ body }}</p>' +
+        '<img src="cid:logo@convene" alt="logo"></body></html>',
+    },
+    values: { subject, body },
     attachments: [
       { filename: 'logo.png', contentType: 'image/png', content: PIXEL_PNG, cid: 'logo@convene' },
       { filename: 'notes.txt', contentType: 'text/plain', content: Buffer.from(`notes of ${subject}`) },

@@ -1,10 +1,10 @@
 /**
  * The mails an event sends to people (docs/mail.md) as a family of templates: built-in defaults in three
  * languages (event-mails.defaults.ts) and the overrides an event's owner and admins write. The features
- * that send a kind render it here (`renderEventMail`), in the recipient's language.
+ * that send a kind fill it here (`draftEventMail`), in the recipient's language.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { RenderedEmail, Variables } from '../../../kernel/mail-templates/liquid.ts';
+import type { TemplateDraft, Variables } from '../../../kernel/mail-templates/liquid.ts';
 import { TemplateOverrides } from '../../../kernel/mail-templates/overrides.service.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import { MAIL_KINDS, type MailKind } from '../../mail/index.ts';
@@ -23,13 +23,16 @@ export const eventTemplates = new TemplateOverrides<MailKind>({
   fixedValues: (language) => ({ language }),
 });
 
-/** Renders the event's effective template of `kind` in `language` (a variable too, for overrides). */
-export function renderEventMail(
+/**
+ * The event's effective template of `kind` in `language` (a variable too, for overrides) with
+ * `variables`: rendered by the mail module when the mail is written.
+ */
+export function draftEventMail(
   db: Executor,
   eventId: string,
   kind: MailKind,
   language: Language,
   variables: Variables,
-): Promise<RenderedEmail> {
-  return eventTemplates.render(db, eventId, kind, language, variables);
+): Promise<TemplateDraft> {
+  return eventTemplates.draft(db, eventId, kind, language, variables);
 }

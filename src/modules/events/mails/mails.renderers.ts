@@ -2,31 +2,31 @@
  * What each mail an event sends says (docs/mail.md): the renderer of every kind, registered with the
  * mail module by index.ts. A mail's outbox row names what it is about (a registration, a signature
  * request, a certificate, an invitation); its renderer reads that as it is when the mail is sent,
- * fills the kind's variables, renders the event's effective template in the recipient's language
- * (email-templates/) and adds the attachments: the badge's QR code as an inline image and an `.ics`
- * for a registration, the PDF for a certificate.
+ * fills the kind's variables into the event's effective template in the recipient's language
+ * (email-templates/) and names the attachments: the badge's QR code as an inline image and an `.ics`
+ * for a registration, the PDF for a certificate. The mail module renders that draft in a worker
+ * thread (docs/mail.md): a renderer only reads.
  */
 import { findActorById } from '../../../kernel/auth/actors.repository.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { open } from '../../../kernel/secret-box.ts';
 import {
-  type MailAttachment,
+  type DraftAttachment,
   MailCannotBeWritten,
+  type MailDraft,
   type MailKind,
   type MailRenderer,
   type OutboxMail,
-  type RenderedMail,
 } from '../../mail/index.ts';
 import { type BadgeCodes, findConfirmationFacts, findEditionNames } from '../badges/index.ts';
 import { type CertificateDocuments, findCertificate, verifyUrlOf } from '../certificates/index.ts';
-import { BADGE_QR_CID, renderEventMail, roleName } from '../email-templates/index.ts';
+import { BADGE_QR_CID, draftEventMail, roleName } from '../email-templates/index.ts';
 import { findEventWithRole } from '../events/index.ts';
 import { findInvitationForMail } from '../invitations/index.ts';
 import { formatDay, formatMoment, formatMoney, formatSpan } from '../page-messages.ts';
 import { findRegistration } from '../registrations/index.ts';
 import { findRequest, signUrl } from '../signatures/index.ts';
 import { findTicketType } from '../tickets/index.ts';
-import { badgeQrPng, calendarFile } from './mails.attachments.ts';
 import { ticketStatusText } from './mails.words.ts';
 
 export interface MailsContext {
@@ -56,10 +56,10 @@ async function render(
   ctx: MailsContext,
   mail: OutboxMail,
   variables: Record<string, string>,
-  attachments: MailAttachment[] = [],
-): Promise<RenderedMail> {
-  const rendered = await renderEventMail(ctx.db, mail.eventId ?? '', mail.kind, mail.language, variables);
-  return { ...rendered, attachments };
+  attachments: DraftAttachment[] = [],
+): Promise<MailDraft> {
+  const draft = await draftEventMail(ctx.db, mail.eventId ?? '', mail.kind, mail.language, variables);
+  return { ...draft, attachments };
 }
 
 const registrationConfirmed =
@@ -70,17 +70,12 @@ const registrationConfirmed =
     const badgeUrl = ctx.badgeCodes.urlOf(facts.emission_id);
     const venue = [facts.location_name, facts.location_description].filter(Boolean).join(', ');
     const paid = facts.intent_id !== null && facts.price_cents > 0 && facts.currency !== null;
-    const attachments: MailAttachment[] = [
-      {
-        filename: 'badge-qr.png',
-        contentType: 'image/png',
-        content: badgeQrPng(badgeUrl),
-        cid: BADGE_QR_CID,
-      },
+    const attachments: DraftAttachment[] = [
+      { filename: 'badge-qr.png', contentType: 'image/png', qrCode: badgeUrl, cid: BADGE_QR_CID },
       {
         filename: 'event.ics',
         contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-        content: calendarFile({
+        calendar: {
           id: `${registrationId}@${new URL(ctx.publicBaseUrl).hostname}`,
           summary: `${facts.edition_name} (${facts.event_name})`,
           startsAt: facts.starts_at,
@@ -88,7 +83,7 @@ const registrationConfirmed =
           location: venue,
           url: badgeUrl,
           description: badgeUrl,
-        }),
+        },
       },
     ];
     return render(

@@ -4,7 +4,9 @@
  * development mailbox's list.
  */
 export type {
+  DraftAttachment,
   MailAttachment,
+  MailDraft,
   MailKind,
   MailLanguage,
   MailLogEntry,

@@ -3,6 +3,8 @@
  * (docs/mail.md): what is queued (`NewMail`), what a renderer reads (`OutboxMail`) and answers
  * (`RenderedMail`).
  */
+import type { CalendarEntry } from '../../../kernel/mail-templates/attachments.ts';
+import type { TemplateDraft } from '../../../kernel/mail-templates/liquid.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import type { MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';
 
@@ -30,6 +32,26 @@ export interface MailAttachment {
   cid?: string;
 }
 
+/**
+ * An attachment as a renderer names it: its bytes, or what the mail thread draws them from (a QR
+ * code of `qrCode`, an iCalendar file of `calendar`: kernel/mail-templates/attachments.ts).
+ */
+export type DraftAttachment =
+  | MailAttachment
+  | (Omit<MailAttachment, 'content'> & { qrCode: string })
+  | (Omit<MailAttachment, 'content'> & { calendar: CalendarEntry });
+
+/**
+ * What a renderer answers: the facts of the mail read from the database, as its template (with the
+ * values to fill it) and its attachments. Rendering them, and writing the message, costs a few
+ * milliseconds of CPU per mail, done in a worker thread (sending/mail.worker.ts) and never on the
+ * event loop that serves requests.
+ */
+export interface MailDraft extends TemplateDraft {
+  attachments: DraftAttachment[];
+}
+
+/** A mail written out: its parts, as the development mailbox keeps them and SMTP sends them. */
 export interface RenderedMail {
   subject: string;
   html: string;
@@ -48,7 +70,7 @@ export interface OutboxMail {
   createdAt: Date;
 }
 
-export type MailRenderer = (mail: OutboxMail) => Promise<RenderedMail>;
+export type MailRenderer = (mail: OutboxMail) => Promise<MailDraft>;
 
 /**
  * Thrown by a renderer for a mail that can never be written (what it is about was deleted since it

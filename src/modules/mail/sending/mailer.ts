@@ -11,15 +11,18 @@ import type { Logger } from 'pino';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { JobRunner } from '../../../kernel/jobs/runner.ts';
+import { asBuffer, taskModule, WorkerPool } from '../../../kernel/workers/pool.ts';
 import {
   type ClaimedMail,
   MailCannotBeWritten,
+  type MailDraft,
   type MailKind,
   type MailOutcome,
   type MailRenderer,
-  type RenderedMail,
   startAttempts,
 } from '../outbox/index.ts';
+import type * as MailTasks from './mail.worker.ts';
+import type { WrittenMail } from './mail.worker.ts';
 import { MailSender } from './sender.ts';
 import {
   devMailboxTransport,
@@ -31,6 +34,16 @@ import {
 
 /** Mails of a claim rendered at once. */
 const RENDER_CONCURRENCY = 4;
+/**
+ * Mails written per task of a mail thread: a task's round trip (copying the drafts in and the
+ * messages out) costs about what writing a small mail does.
+ */
+const WRITE_CHUNK = 10;
+/**
+ * Tasks waiting for a mail thread, at most: never reached, since a process has two claims of mails
+ * in hand at most (sender.ts), ten tasks.
+ */
+const WRITE_QUEUE = 64;
 
 /** The mail service one app owns. */
 export interface Mailer {
@@ -66,6 +79,12 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
   const { mail: settings } = config;
   const host = new URL(config.publicBaseUrl).hostname;
   const messageIdOf = (id: string) => `<${id}@${host}>`;
+  // Threads start with the first mail and end with the app (kernel/workers/pool.ts).
+  const threads = new WorkerPool<typeof MailTasks>({
+    tasks: taskModule('./mail.worker.ts', import.meta.url),
+    threads: config.render.threads,
+    maxQueue: WRITE_QUEUE,
+  });
   let transport: MailTransport | undefined;
   if (settings.mode === 'smtp' && settings.url !== undefined) {
     transport = smtpTransport(settings.url);
@@ -99,8 +118,19 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     };
   };
 
-  /** Renders a mail, or answers the outcome of a renderer that is missing or failed. */
-  const renderMail = async (mail: ClaimedMail, claimId: string): Promise<RenderedMail | MailOutcome> => {
+  /** The outcome of a mail whose rendering failed: tried again unless it can never be written. */
+  const renderingFailed = (mail: ClaimedMail, claimId: string, error: unknown): MailOutcome => {
+    // A renderer reads the database (an event's overrides): worth another try within the window,
+    // unless it says the mail can never be written.
+    log.warn({ email_id: mail.id, err: error }, 'mail: rendering failed');
+    const message = `rendering failed: ${error instanceof Error ? error.message : String(error)}`;
+    return unsent(mail, claimId, message, error instanceof MailCannotBeWritten);
+  };
+
+  /**
+   * A mail's draft, read by its renderer; or the outcome of a renderer that is missing or failed.
+   */
+  const draftMail = async (mail: ClaimedMail, claimId: string): Promise<MailDraft | MailOutcome> => {
     if (transport === undefined) return unsent(mail, claimId, 'mail is off: MAIL_URL is not set', true);
     const render = renderers.get(mail.kind);
     if (render === undefined) {
@@ -109,25 +139,54 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     try {
       return await render(mail);
     } catch (error) {
-      // A renderer reads the database (an event's overrides): worth another try within the window,
-      // unless it says the mail can never be written.
-      log.warn({ email_id: mail.id, err: error }, 'mail: rendering failed');
-      const message = `rendering failed: ${error instanceof Error ? error.message : String(error)}`;
-      return unsent(mail, claimId, message, error instanceof MailCannotBeWritten);
+      return renderingFailed(mail, claimId, error);
     }
+  };
+
+  /**
+   * Writes drafts out in the mail threads, WRITE_CHUNK per task (and builds each message when it
+   * goes through SMTP): each mail answers its parts, or the outcome of its failed rendering.
+   */
+  const writeMails = async (
+    drafted: Array<{ mail: ClaimedMail; draft: MailDraft }>,
+    claimId: string,
+  ): Promise<Array<WrittenMail | MailOutcome>> => {
+    const inputs = drafted.map(({ mail, draft }) => ({
+      draft,
+      envelope: transport?.sendsRaw
+        ? { from: settings.from, to: mail.to, messageId: messageIdOf(mail.id) }
+        : null,
+    }));
+    const chunks = await Promise.all(
+      Array.from({ length: Math.ceil(inputs.length / WRITE_CHUNK) }, (_, n) => {
+        const chunk = inputs.slice(n * WRITE_CHUNK, (n + 1) * WRITE_CHUNK);
+        // The thread itself failing (out of memory, the pool closing) fails the chunk's mails.
+        return threads.run('writeMails', chunk).catch((error: unknown) => chunk.map(() => ({ error })));
+      }),
+    );
+    return chunks.flat().map((result, index) => {
+      const { mail } = drafted[index]!;
+      if ('error' in result) return renderingFailed(mail, claimId, result.error);
+      // Bytes that crossed from the thread arrive as Uint8Arrays.
+      return {
+        ...result,
+        attachments: result.attachments.map((file) => ({ ...file, content: asBuffer(file.content) })),
+      };
+    });
   };
 
   /** Hands one started mail to the transport and answers the outcome of its attempt. */
   const sendMail = async (
     mail: ClaimedMail,
     claimId: string,
-    rendered: RenderedMail,
+    rendered: WrittenMail,
     send: MailTransport,
   ): Promise<MailOutcome> => {
     const number = mail.attempts + 1;
     try {
       const accepted = await send.send({
         ...rendered,
+        raw: rendered.raw === null ? null : asBuffer(rendered.raw),
         from: settings.from,
         to: mail.to,
         messageId: messageIdOf(mail.id),
@@ -169,23 +228,27 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     claimId: string,
     done: (outcome: MailOutcome | null) => void,
   ): Promise<void> => {
-    // A few at a time: a renderer reads the database (the registration, the event's overrides) and
-    // draws a QR code, and fifty at once would hold the pool's connections and the event loop from
-    // the requests being served meanwhile.
-    const rendered: Array<RenderedMail | MailOutcome> = [];
+    // A few at a time: a renderer reads the database (the registration, the event's overrides),
+    // and fifty at once would hold the pool's connections from the requests being served meanwhile.
+    const drafts: Array<MailDraft | MailOutcome> = [];
     let next = 0;
-    const renderSome = async () => {
+    const draftSome = async () => {
       for (let index = next++; index < mails.length; index = next++) {
         await idle?.();
-        rendered[index] = await renderMail(mails[index]!, claimId);
+        drafts[index] = await draftMail(mails[index]!, claimId);
       }
     };
-    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, renderSome));
-    const ready: Array<{ mail: ClaimedMail; message: RenderedMail }> = [];
+    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, draftSome));
+    const drafted: Array<{ mail: ClaimedMail; draft: MailDraft }> = [];
     mails.forEach((mail, index) => {
-      const result = rendered[index]!;
+      const draft = drafts[index]!;
+      if ('status' in draft) done(draft);
+      else drafted.push({ mail, draft });
+    });
+    const ready: Array<{ mail: ClaimedMail; message: WrittenMail }> = [];
+    (await writeMails(drafted, claimId)).forEach((result, index) => {
       if ('status' in result) done(result);
-      else ready.push({ mail, message: result });
+      else ready.push({ mail: drafted[index]!.mail, message: result });
     });
     if (ready.length === 0 || transport === undefined) return;
     const started = await startAttempts(
@@ -222,12 +285,21 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     registerKind(kind, render) {
       renderers.set(kind, render);
     },
-    start: () => sender.start(),
+    start() {
+      // A thread loads its modules before its first task (a second from the sources): started
+      // now, the first burst of mail through SMTP does not wait for it. The development
+      // mailbox's tests and mail that is off need none until a mail comes.
+      if (transport?.sendsRaw) {
+        threads.run('ready', null).catch((error: unknown) => log.error({ err: error }, 'mail: no thread'));
+      }
+      sender.start();
+    },
     wake: () => sender.wake(),
     mode: settings.mode,
     messageIdOf,
     async close() {
       await sender.stop();
+      await threads.close();
       transport?.close();
     },
   };

@@ -17,6 +17,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   attachments: MailAttachment[];
+  /** The message built from the above (mail.worker.ts), when the transport `sendsRaw`. */
+  raw: Buffer | null;
   /** `<id@host>`: the same on every attempt of one outbox mail. */
   messageId: string;
   emailId: string;
@@ -39,6 +41,8 @@ export class SendFailure extends Error {
 }
 
 export interface MailTransport {
+  /** Sends the message as built in a mail thread (SMTP), rather than its parts. */
+  readonly sendsRaw: boolean;
   send(mail: OutgoingMail): Promise<Acceptance>;
   close(): void;
 }
@@ -93,21 +97,15 @@ export function smtpTransport(url: string): MailTransport {
     socketTimeout: SOCKET_TIMEOUT_MS,
   });
   return {
+    sendsRaw: true,
     async send(mail) {
+      if (mail.raw === null) throw new SendFailure('permanent', null, 'the message was not built');
       try {
+        // Built in a mail thread, headers and all: nodemailer only streams it to the server.
         const info = await transporter.sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
+          envelope: { from: mail.from, to: [mail.to] },
           messageId: mail.messageId,
-          attachments: mail.attachments.map((attachment) => ({
-            filename: attachment.filename,
-            contentType: attachment.contentType,
-            content: attachment.content,
-            ...(attachment.cid === undefined ? {} : { cid: attachment.cid }),
-          })),
+          raw: mail.raw,
         });
         const response = String(info.response ?? '');
         const code = Number(/^(\d{3})/.exec(response)?.[1]);
@@ -123,6 +121,7 @@ export function smtpTransport(url: string): MailTransport {
 /** Keeps the rendered mail in the development mailbox, where `/dev/mail` shows it. */
 export function devMailboxTransport(db: Database): MailTransport {
   return {
+    sendsRaw: false,
     async send(mail) {
       await keepMessage(db, mail.emailId, mail);
       return { smtpCode: null, response: 'kept in the development mailbox (/dev/mail)' };

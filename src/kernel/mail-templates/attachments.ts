@@ -1,16 +1,17 @@
 /**
- * The files a mail carries: the badge's QR code as a PNG (shown inline: mail clients block remote
- * images, and a data: URL is dropped by most), and the edition as an iCalendar event
- * (`ical-generator`) that calendar applications add with one click.
+ * Files a mail carries that are drawn from a few facts, in the mail thread (modules/mail's
+ * mail.worker.ts) rather than by the renderer on the event loop: a QR code as a PNG (shown inline:
+ * mail clients block remote images, and a data: URL is dropped by most; the events' badges), and an
+ * iCalendar event (`ical-generator`) that calendar applications add with one click.
  *
  * The PNG is written here from the symbol's modules, whole pixels per module, one bit per pixel:
- * about 1 ms with the symbol, where `qrcode`'s own 400 px PNG took 17 ms of the event loop per mail
- * and pushed the registrations' p99 up while confirmations were being sent (docs/mail.md, "Figures").
+ * about 1 ms with the symbol, where `qrcode`'s own 400 px PNG took 17 ms per mail (docs/mail.md,
+ * "Figures").
  */
 
 import { crc32, deflateSync } from 'node:zlib';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import { qrMatrix } from '../../../kernel/pdf/qr.ts';
+import { qrMatrix } from '../pdf/qr.ts';
 
 /** Pixels per module: a badge URL's symbol (37 modules and the quiet zone) is 270 px square. */
 const MODULE_PX = 6;
@@ -27,12 +28,12 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * The QR code of a badge URL as a PNG, with its quiet zone: one bit per pixel (0 dark, 1 light),
+ * The QR code of a URL (a badge's) as a PNG, with its quiet zone: one bit per pixel (0 dark, 1 light),
  * rows unfiltered, deflated: the file format written directly, a fraction of a millisecond.
  */
-export function badgeQrPng(url: string): Buffer {
+export function qrCodePng(url: string): Buffer {
   const matrix = qrMatrix(url);
-  if (matrix === null) throw new Error('a badge URL is always a QR code');
+  if (matrix === null) throw new Error('the text is too long for a QR code');
   const modules = matrix.length + 2 * QUIET_MODULES;
   const side = modules * MODULE_PX;
   const rowBytes = 1 + Math.ceil(side / 8);
