@@ -1,0 +1,29 @@
+/** The console's entry: the query cache, the language, the router, then the shell (app.tsx). */
+import { QueryClient, QueryClientProvider } from '@tanstack/preact-query';
+import { render } from 'preact';
+import { LocationProvider } from 'preact-iso';
+import { App } from './app.tsx';
+import { I18nProvider } from './i18n.tsx';
+import './style.css';
+
+const queries = new QueryClient({
+  defaultOptions: {
+    // A refusal (401, 403, 404) is an answer, not a blip: asking again would not change it.
+    queries: { retry: false, staleTime: 10_000, refetchOnWindowFocus: true },
+  },
+});
+
+const root = document.getElementById('app');
+if (root !== null) {
+  root.textContent = '';
+  render(
+    <QueryClientProvider client={queries}>
+      <I18nProvider>
+        <LocationProvider>
+          <App />
+        </LocationProvider>
+      </I18nProvider>
+    </QueryClientProvider>,
+    root,
+  );
+}
