@@ -19,7 +19,8 @@ if (root !== null) {
   render(
     <QueryClientProvider client={queries}>
       <I18nProvider>
-        <LocationProvider>
+        {/* Only the console's own addresses are routed here: the sign-in link and the API load as pages. */}
+        <LocationProvider scope="/console">
           <App />
         </LocationProvider>
       </I18nProvider>

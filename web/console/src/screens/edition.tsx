@@ -411,7 +411,7 @@ export function EditionScreen() {
           </h1>
           {role === 'staff' ? <p class="hint">{t('readOnly')}</p> : null}
           <div class="grid">
-            <EditionDetails key={edition.data.updated_at} edition={edition.data} editable={editable} />
+            <EditionDetails key={edition.data.id} edition={edition.data} editable={editable} />
             <TicketTypes editionId={editionId} editable={editable} />
             <Programs edition={edition.data} editable={editable} />
           </div>

@@ -352,7 +352,7 @@ export function EventScreen() {
           </h1>
           {role === 'staff' ? <p class="hint">{t('readOnly')}</p> : null}
           <div class="grid">
-            <EventDetails key={event.data.updated_at} event={event.data} editable={editable} />
+            <EventDetails key={event.data.id} event={event.data} editable={editable} />
             <Editions eventId={eventId} editable={editable} />
             <Members eventId={eventId} role={role} />
             {editable ? <Invitations eventId={eventId} role={role} /> : null}
