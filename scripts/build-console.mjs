@@ -61,7 +61,9 @@ if (vite === undefined) {
   process.exit(0);
 }
 
-process.stderr.write('convene: building the console into build/console/ (once, and again after a change to web/console/)\n');
+process.stderr.write(
+  'convene: building the console into build/console/ (once, and again after a change to web/console/)\n',
+);
 const started = performance.now();
 const next = `${OUTPUT}.next-${process.pid}`;
 try {
@@ -81,7 +83,11 @@ try {
   }
 } catch (error) {
   rmSync(next, { recursive: true, force: true });
-  process.stderr.write(`convene: the console build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `convene: the console build failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }
-process.stderr.write(`convene: built the console in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.stderr.write(
+  `convene: built the console in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);

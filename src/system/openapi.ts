@@ -80,7 +80,9 @@ export const TAG_GROUPS: readonly TagGroup[] = [
   {
     module: 'console',
     name: 'Console',
-    tags: [{ name: 'Console', description: 'The organiser console: its page and its script and style files' }],
+    tags: [
+      { name: 'Console', description: 'The organiser console: its page and its script and style files' },
+    ],
   },
   {
     module: 'system',

@@ -20,16 +20,14 @@ const HOST = 'convene.test';
 const browser = sharedBrowser({ [HOST]: '127.0.0.1' });
 
 /** `METHOD path` of every operation of the document, as a matcher of concrete requests. */
-function operationsOf(document: OpenApiDocument): Array<{ key: string; test: (method: string, path: string) => boolean }> {
+function operationsOf(
+  document: OpenApiDocument,
+): Array<{ key: string; test: (method: string, path: string) => boolean }> {
   return Object.entries(document.paths).flatMap(([template, item]) =>
     Object.keys(item).map((method) => {
       const pattern = template
         .split(/(\{[^}]+\})/)
-        .map((part) => {
-          if (part === '{*}') return '.*';
-          if (part.startsWith('{')) return '[^/]+';
-          return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        })
+        .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
         .join('');
       const regex = new RegExp(`^${pattern}$`);
       const verb = method.toUpperCase();
@@ -79,7 +77,8 @@ describe('the organiser console in a browser', () => {
       if (url.origin === origin) requests.push(`${request.method()} ${url.pathname}`);
     });
     page.on('requestfailed', (request) => {
-      if (request.url().startsWith(origin)) problems.push(`${request.url()}: ${request.failure()?.errorText}`);
+      if (request.url().startsWith(origin))
+        problems.push(`${request.url()}: ${request.failure()?.errorText}`);
     });
     page.on('response', (response) => {
       // The session probe's 401 before sign-in is an answer the console expects.
@@ -110,10 +109,14 @@ describe('the organiser console in a browser', () => {
 
   /** axe-core's verdict, nothing wider than a 360 px phone, and the screenshots of the screen. */
   async function checkScreen(page: Page, name: string) {
-    assert.deepEqual(await accessibilityProblems(page), [], `${name}: axe-core, no serious or critical violation`);
+    assert.deepEqual(
+      await accessibilityProblems(page),
+      [],
+      `${name}: axe-core, no serious or critical violation`,
+    );
     const size = page.viewportSize();
     await page.setViewportSize({ width: 360, height: 740 });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     assert.ok(width <= 360, `${name}: fits a 360 px phone (${width} px wide)`);
     if (size !== null) await page.setViewportSize(size);
     await screenshot(page, `console-${name}`);
@@ -185,7 +188,10 @@ describe('the organiser console in a browser', () => {
     await tickets.getByLabel('Capacity (optional)').fill('300');
     await tickets.getByRole('button', { name: 'Create' }).click();
     await tickets.getByText('General').waitFor();
-    assert.match(await tickets.getByRole('listitem').first().innerText(), /R\$\s?120\.50 · level 0 · 0 sold of 300/);
+    assert.match(
+      await tickets.getByRole('listitem').first().innerText(),
+      /R\$\s?120\.50 · level 0 · 0 sold of 300/,
+    );
 
     const programs = page.getByRole('region', { name: 'Programs' });
     await programs.getByText('New program').click();
@@ -220,7 +226,7 @@ describe('the organiser console in a browser', () => {
     await checkScreen(page, 'events');
     await page.getByLabel('Language').selectOption('pt-BR');
     await page.getByRole('heading', { level: 1, name: 'Seus eventos' }).waitFor();
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'pt-BR');
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'pt-BR');
     await checkScreen(page, 'events-pt-BR');
 
     // What the API now holds is what the organiser typed.
@@ -236,7 +242,11 @@ describe('the organiser console in a browser', () => {
       `/editions/${editionId}/ticket-types`,
     );
     assert.deepEqual(
-      types.body.data.map(({ price_cents, currency, max_quantity }) => ({ price_cents, currency, max_quantity })),
+      types.body.data.map(({ price_cents, currency, max_quantity }) => ({
+        price_cents,
+        currency,
+        max_quantity,
+      })),
       [{ price_cents: 12050, currency: 'BRL', max_quantity: 300 }],
     );
 
@@ -275,7 +285,8 @@ describe('the organiser console in a browser', () => {
     await checkScreen(page, 'event-staff');
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
     const undocumented = requests.filter(
-      (request) => !operations.some((operation) => operation.test(...(request.split(' ') as [string, string]))),
+      (request) =>
+        !operations.some((operation) => operation.test(...(request.split(' ') as [string, string]))),
     );
     assert.deepEqual(undocumented, []);
   });

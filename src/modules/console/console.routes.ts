@@ -1,17 +1,18 @@
 /**
- * `GET /console` and `GET /console/*` (docs/reference/console.md): the organiser console, a
- * single-page application. Every address under `/console` that is not a file of `assets/` answers
- * the application's `index.html`, whose router shows the screen of that address (so a reload or a
- * shared link lands where it was); `assets/` holds its hashed, immutable scripts and stylesheet.
- * All under the pages' CSP (docs/reference/pages.md): scripts and styles from this origin only,
- * nothing inline, plain HTTP on any address.
+ * The organiser console's addresses (docs/reference/console.md): each screen's address answers the
+ * single-page application's `index.html`, whose router shows that screen (so a reload or a shared
+ * link lands where it was), and `/console/assets/{file}` its hashed, immutable scripts and
+ * stylesheet. Each screen is a route of its own, documented, rather than a catch-all: the document
+ * lists every address the console has, and an unknown one is a 404. All under the pages' CSP
+ * (docs/reference/pages.md): scripts and styles from this origin only, nothing inline, plain HTTP
+ * on any address.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { notFound } from '../../kernel/http/errors.ts';
 import { matchesEtag, preferredEncoding } from '../../kernel/http/precomputed.ts';
-import { errorResponses } from '../../kernel/http/schemas.ts';
+import { errorResponses, idParams } from '../../kernel/http/schemas.ts';
 import { pickLanguage } from '../../kernel/pages/language.ts';
 import { messagePage, PAGE_CSP, sendHtml } from '../../kernel/pages/layout.ts';
 import { type ConsoleFile, consoleBuildOnce } from './console.files.ts';
@@ -23,7 +24,10 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const NOT_BUILT = {
   en: ['The console is not built', 'Run npm run build (or npm start, which builds it) and reload.'],
-  'pt-BR': ['O console não foi construído', 'Rode npm run build (ou npm start, que o constrói) e recarregue.'],
+  'pt-BR': [
+    'O console não foi construído',
+    'Rode npm run build (ou npm start, que o constrói) e recarregue.',
+  ],
   es: ['La consola no está construida', 'Ejecuta npm run build (o npm start, que la construye) y recarga.'],
 } as const;
 
@@ -31,6 +35,31 @@ const htmlAnswer = (description: string) => ({
   description,
   content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
 });
+
+const notModified = { description: 'not modified: the `If-None-Match` version is current', type: 'null' };
+
+/** The documentation of a screen's address (`params` for one with ids). */
+function screen(operationId: string, summary: string, what: string, params?: ReturnType<typeof idParams>) {
+  return {
+    schema: {
+      tags,
+      operationId,
+      summary,
+      description:
+        `${what} A screen of the organiser console (docs/console.md), the single-page application signed in ` +
+        'by the session cookie (`GET /auth/session`) and built only on the operations of this document. Every ' +
+        'screen answers the same `index.html`, whose script shows the screen of the address. ' +
+        '`Cache-Control: no-cache` with an `ETag`; brotli or gzip as `Accept-Encoding` allows; 503 with a page ' +
+        'when the console was not built.',
+      ...(params === undefined ? {} : { params }),
+      response: {
+        200: htmlAnswer('the console (`index.html`)'),
+        304: notModified,
+        503: htmlAnswer('a page saying the console is not built (`npm run build`)'),
+      },
+    },
+  };
+}
 
 function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
   const { etag, bodies } = file.forms;
@@ -58,63 +87,75 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     return send(request, reply, built.index, 'no-cache');
   }
 
-  const indexResponses = {
-    200: htmlAnswer('the console (`index.html`); its script shows the screen of the address'),
-    304: { description: 'not modified: the `If-None-Match` version is current', type: 'null' },
-    503: htmlAnswer('a page saying the console is not built (`npm run build`)'),
-  };
-
   app.get(
     '/console',
-    {
-      schema: {
-        tags,
-        operationId: 'getConsole',
-        summary: 'The organiser console (HTML)',
-        description:
-          'The organiser console (docs/console.md): a single-page application signed in by the session cookie ' +
-          '(`GET /auth/session`), built only on the operations of this document. `Cache-Control: no-cache` with an ' +
-          '`ETag`; brotli or gzip as `Accept-Encoding` allows. 503 with a page when the console was not built.',
-        response: indexResponses,
-      },
-    },
+    screen(
+      'getConsole',
+      'The organiser console (HTML)',
+      'The events of the signed-in person, and a new event.',
+    ),
     sendIndex,
   );
 
   app.get(
-    '/console/*',
+    '/console/events/:event_id',
+    screen(
+      'getConsoleEvent',
+      'Console: an event (HTML)',
+      'An event: its details and publishing, its editions, members and invitations.',
+      idParams('event_id'),
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/events/:event_id/editions/:edition_id',
+    screen(
+      'getConsoleEdition',
+      'Console: an edition (HTML)',
+      'An edition: its dates, venue and images, publishing, its ticket types and programs.',
+      idParams('event_id', 'edition_id'),
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/assets/:file',
     {
       schema: {
         tags,
-        operationId: 'getConsoleFile',
-        summary: 'A console screen or file',
+        operationId: 'getConsoleAsset',
+        summary: 'A console script or stylesheet',
         description:
-          'Under `assets/`, a script or stylesheet of the console, named after its content: ' +
-          `\`Cache-Control: ${IMMUTABLE}\`, 404 for a name the build does not have. Any other address is a ` +
-          'screen of the console (`/console/events/{event_id}`, …): the same `index.html` as `GET /console`, ' +
-          'whose script shows that screen.',
-        params: Type.Object({
-          '*': Type.String({ maxLength: 2000, description: 'the rest of the address after `/console/`' }),
-        }),
+          'A script or stylesheet of the console, named after its content by the build (`index-<hash>.js`), so ' +
+          `never changed: \`Cache-Control: ${IMMUTABLE}\`, with an \`ETag\`; brotli or gzip as ` +
+          '`Accept-Encoding` allows. 404 for a name the build does not have.',
+        params: Type.Object(
+          {
+            file: Type.String({
+              pattern: '^[A-Za-z0-9_.-]+$',
+              maxLength: 200,
+              description: 'a file name of the build, as `index.html` links it',
+              examples: ['index-C4PpvU7e.js'],
+            }),
+          },
+          { additionalProperties: false },
+        ),
         response: {
-          ...indexResponses,
           200: {
-            description: 'a console file, or the console itself',
+            description: 'the file',
             content: {
-              'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' },
               'text/javascript': { schema: Type.String(), example: 'import{…}' },
               'text/css': { schema: Type.String(), example: ':root{…}' },
             },
           },
+          304: notModified,
           ...errorResponses(404),
         },
       },
     },
     async (request, reply) => {
-      const rest = request.params['*'];
-      if (!rest.startsWith('assets/')) return sendIndex(request, reply);
-      const built = await build();
-      const file = built?.assets.get(rest.slice('assets/'.length));
+      const file = (await build())?.assets.get(request.params.file);
       if (file === undefined) throw notFound('Console file');
       return send(request, reply, file, IMMUTABLE);
     },

@@ -28,7 +28,8 @@ describe('the console as served', () => {
   });
   after(() => t.close());
 
-  const scriptsOf = (page: string) => [...page.matchAll(/<script[^>]* src="([^"]+)"/g)].map((match) => match[1]!);
+  const scriptsOf = (page: string) =>
+    [...page.matchAll(/<script[^>]* src="([^"]+)"/g)].map((match) => match[1]!);
 
   it('serves its page under the pages’ CSP, revalidated, with same-origin referrers', async () => {
     const answer = await t.get('/console');
@@ -40,7 +41,10 @@ describe('the console as served', () => {
     assert.doesNotMatch(answer.text, /<script(?![^>]* src=)[^>]*>/, 'no inline script');
     assert.doesNotMatch(answer.text, /<style|style="/, 'no inline style');
     const scripts = scriptsOf(answer.text);
-    assert.ok(scripts.length >= 1 && scripts.every((src) => src.startsWith('/console/assets/')), scripts.join());
+    assert.ok(
+      scripts.length >= 1 && scripts.every((src) => src.startsWith('/console/assets/')),
+      scripts.join(),
+    );
 
     const again = await t.get('/console', { headers: { 'if-none-match': String(answer.headers.etag) } });
     assert.equal(again.status, 304);
@@ -48,11 +52,14 @@ describe('the console as served', () => {
 
   it('answers the same page at any screen’s address, so a reload lands where it was', async () => {
     const page = (await t.get('/console')).text;
-    for (const path of ['/console/', '/console/events/0193a0c4-7a1e-7d2b-9c1a-3e5f7a9b1c2d', '/console/x/y/z']) {
+    const id = '0193a0c4-7a1e-7d2b-9c1a-3e5f7a9b1c2d';
+    for (const path of [`/console/events/${id}`, `/console/events/${id}/editions/${id}`]) {
       const answer = await t.get(path);
       assert.equal(answer.status, 200, path);
       assert.equal(answer.text, page, path);
     }
+    // An address the console has no screen for is no page of it.
+    expectError(await t.get('/console/nowhere'), 404, 'NOT_FOUND');
   });
 
   it('serves its hashed files immutable, brotli or gzip compressed', async () => {

@@ -4,8 +4,8 @@
  * which comes back to the address the person opened.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
-import { Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useRef } from 'preact/hooks';
+import { Route, Router, useLocation } from 'preact-iso';
 import { ApiError, api, signInHref, unwrap } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { LANGUAGES, type Language, MESSAGES } from './messages.ts';

@@ -5,7 +5,7 @@
  */
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { format, type Language, LANGUAGES, languageOf, MESSAGES, type MessageKey } from './messages.ts';
+import { format, LANGUAGES, type Language, languageOf, MESSAGES, type MessageKey } from './messages.ts';
 
 const STORAGE_KEY = 'convene.console.language';
 
@@ -31,7 +31,9 @@ function initialLanguage(): Language {
 
 /** Digits after the decimal point of `currency` (2 for BRL, 0 for CLP). */
 export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  );
 }
 
 export function I18nProvider({ children }: { children: ComponentChildren }) {

@@ -217,7 +217,8 @@ const es: Messages = {
   notFound: 'No encontrado, o sin permiso para verlo.',
   retry: 'Reintentar',
   signInTitle: 'Inicia sesión en la consola',
-  signInText: 'La consola es donde los organizadores y sus equipos preparan eventos. Inicia sesión para ver los tuyos.',
+  signInText:
+    'La consola es donde los organizadores y sus equipos preparan eventos. Inicia sesión para ver los tuyos.',
   signIn: 'Iniciar sesión',
   eventsTitle: 'Tus eventos',
   noEvents: 'Aún no tienes eventos. Crea el primero abajo.',

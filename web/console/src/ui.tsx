@@ -24,7 +24,9 @@ let fieldCount = 0;
 export function Field({ label, name, hint, error, optional = false, id, ...input }: InputProps) {
   const { t } = useI18n();
   const fieldId = useRef(typeof id === 'string' ? id : `f-${name}-${++fieldCount}`).current;
-  const described = [hint ? `${fieldId}-hint` : '', error ? `${fieldId}-error` : ''].filter(Boolean).join(' ');
+  const described = [hint ? `${fieldId}-hint` : '', error ? `${fieldId}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div class="field">
       <label for={fieldId}>

@@ -8,8 +8,8 @@
  * only, and an organiser's banner lives elsewhere.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
-import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
 import { api, type Edition, toInstant, toLocalInput, unwrap } from '../api.ts';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import { ErrorNotice, Field, fieldError, formValues, Notice, orNull, Pending, withoutEmpty } from '../ui.tsx';
@@ -44,7 +44,8 @@ function EditionDetails({ edition, editable }: { edition: Edition; editable: boo
     onSuccess: settle,
   });
   const publish = useMutation({
-    mutationFn: () => unwrap(api.POST('/events/{event_id}/editions/{edition_id}/publish', { params: { path } })),
+    mutationFn: () =>
+      unwrap(api.POST('/events/{event_id}/editions/{edition_id}/publish', { params: { path } })),
     onSuccess: settle,
   });
   const error = (name: string) => fieldError(save.error, name);
@@ -71,8 +72,20 @@ function EditionDetails({ edition, editable }: { edition: Edition; editable: boo
         <fieldset disabled={!editable}>
           {save.isError ? <ErrorNotice error={save.error} /> : null}
           {save.isSuccess ? <Notice kind="ok">{t('saved')}</Notice> : null}
-          <Field label={t('name')} name="name" defaultValue={edition.name} maxLength={200} error={error('name')} />
-          <Field label={t('tagline')} name="tagline" optional defaultValue={edition.tagline ?? ''} error={error('tagline')} />
+          <Field
+            label={t('name')}
+            name="name"
+            defaultValue={edition.name}
+            maxLength={200}
+            error={error('name')}
+          />
+          <Field
+            label={t('tagline')}
+            name="tagline"
+            optional
+            defaultValue={edition.tagline ?? ''}
+            error={error('tagline')}
+          />
           <div class="pair">
             <Field
               label={t('startsAt')}
@@ -97,7 +110,13 @@ function EditionDetails({ edition, editable }: { edition: Edition; editable: boo
             defaultValue={toLocalInput(edition.registration_opens_at)}
             error={error('registration_opens_at')}
           />
-          <Field label={t('venue')} name="location_name" optional defaultValue={edition.location_name ?? ''} error={error('location_name')} />
+          <Field
+            label={t('venue')}
+            name="location_name"
+            optional
+            defaultValue={edition.location_name ?? ''}
+            error={error('location_name')}
+          />
           <Field
             label={t('venueDetails')}
             name="location_description"
@@ -105,7 +124,14 @@ function EditionDetails({ edition, editable }: { edition: Edition; editable: boo
             defaultValue={edition.location_description ?? ''}
             error={error('location_description')}
           />
-          <Field label={t('logoUrl')} name="logo_url" type="url" optional defaultValue={edition.logo_url ?? ''} error={error('logo_url')} />
+          <Field
+            label={t('logoUrl')}
+            name="logo_url"
+            type="url"
+            optional
+            defaultValue={edition.logo_url ?? ''}
+            error={error('logo_url')}
+          />
           <Field
             label={t('bannerUrl')}
             name="banner_url"
@@ -149,10 +175,12 @@ function TicketTypes({ editionId, editable }: { editionId: string; editable: boo
   const path = { edition_id: editionId };
   const types = useQuery({
     queryKey: ['ticket-types', editionId],
-    queryFn: () => unwrap(api.GET('/editions/{edition_id}/ticket-types', { params: { path, query: { limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/editions/{edition_id}/ticket-types', { params: { path, query: { limit: 100 } } })),
   });
   const create = useMutation({
-    mutationFn: (body: NewTicketType) => unwrap(api.POST('/editions/{edition_id}/ticket-types', { params: { path }, body })),
+    mutationFn: (body: NewTicketType) =>
+      unwrap(api.POST('/editions/{edition_id}/ticket-types', { params: { path }, body })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['ticket-types', editionId] }),
   });
   return (
@@ -189,14 +217,18 @@ function TicketTypes({ editionId, editable }: { editionId: string; editable: boo
               const form = submitted.currentTarget;
               const values = formValues(submitted);
               const currency = values.currency ?? 'BRL';
-              const price = isPaid ? Math.round(Number(values.price ?? '0') * 10 ** minorDigits(currency)) : 0;
+              const price = isPaid
+                ? Math.round(Number(values.price ?? '0') * 10 ** minorDigits(currency))
+                : 0;
               create.mutate(
                 {
                   name: values.name ?? '',
                   price_cents: price,
                   access_level: Number(values.access_level ?? '0'),
                   ...(isPaid ? { currency } : {}),
-                  ...withoutEmpty({ max_quantity: values.max_quantity ? Number(values.max_quantity) : undefined }),
+                  ...withoutEmpty({
+                    max_quantity: values.max_quantity ? Number(values.max_quantity) : undefined,
+                  }),
                 },
                 {
                   onSuccess: () => {
@@ -212,10 +244,24 @@ function TicketTypes({ editionId, editable }: { editionId: string; editable: boo
             <fieldset class="choice">
               <legend>{t('pricing')}</legend>
               <label>
-                <input type="radio" name="pricing" value="free" checked={!isPaid} onChange={() => setPaid(false)} /> {t('free')}
+                <input
+                  type="radio"
+                  name="pricing"
+                  value="free"
+                  checked={!isPaid}
+                  onChange={() => setPaid(false)}
+                />{' '}
+                {t('free')}
               </label>
               <label>
-                <input type="radio" name="pricing" value="paid" checked={isPaid} onChange={() => setPaid(true)} /> {t('paid')}
+                <input
+                  type="radio"
+                  name="pricing"
+                  value="paid"
+                  checked={isPaid}
+                  onChange={() => setPaid(true)}
+                />{' '}
+                {t('paid')}
               </label>
             </fieldset>
             {isPaid ? (
@@ -279,7 +325,8 @@ function Programs({ edition, editable }: { edition: Edition; editable: boolean }
   const path = { edition_id: edition.id };
   const programs = useQuery({
     queryKey: ['programs', edition.id],
-    queryFn: () => unwrap(api.GET('/editions/{edition_id}/programs', { params: { path, query: { limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/editions/{edition_id}/programs', { params: { path, query: { limit: 100 } } })),
   });
   const create = useMutation({
     mutationFn: (body: {
@@ -354,10 +401,21 @@ function Programs({ edition, editable }: { edition: Edition; editable: boolean }
                 defaultValue={toLocalInput(edition.starts_at)}
                 error={fieldError(create.error, 'starts_at')}
               />
-              <Field label={t('endsAt')} name="ends_at" type="datetime-local" optional error={fieldError(create.error, 'ends_at')} />
+              <Field
+                label={t('endsAt')}
+                name="ends_at"
+                type="datetime-local"
+                optional
+                error={fieldError(create.error, 'ends_at')}
+              />
             </div>
             <div class="pair">
-              <Field label={t('location')} name="location" optional error={fieldError(create.error, 'location')} />
+              <Field
+                label={t('location')}
+                name="location"
+                optional
+                error={fieldError(create.error, 'location')}
+              />
               <Field
                 label={t('maxParticipants')}
                 name="max_participants"

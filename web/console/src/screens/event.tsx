@@ -40,7 +40,8 @@ function EventDetails({ event, editable }: { event: Event; editable: boolean }) 
     },
   });
   const publish = useMutation({
-    mutationFn: () => unwrap(api.POST('/events/{event_id}/publish', { params: { path: { event_id: event.id } } })),
+    mutationFn: () =>
+      unwrap(api.POST('/events/{event_id}/publish', { params: { path: { event_id: event.id } } })),
     onSuccess: (saved) => {
       queries.setQueryData(['event', event.id], saved);
       return queries.invalidateQueries({ queryKey: ['events'] });
@@ -63,12 +64,24 @@ function EventDetails({ event, editable }: { event: Event; editable: boolean }) 
         <fieldset disabled={!editable}>
           {save.isError ? <ErrorNotice error={save.error} /> : null}
           {save.isSuccess ? <Notice kind="ok">{t('saved')}</Notice> : null}
-          <Field label={t('name')} name="name" defaultValue={event.name} minLength={2} maxLength={200} error={fieldError(save.error, 'name')} />
+          <Field
+            label={t('name')}
+            name="name"
+            defaultValue={event.name}
+            minLength={2}
+            maxLength={200}
+            error={fieldError(save.error, 'name')}
+          />
           <div class="field">
             <label for="event-description">
               {t('description')} <span class="muted">{t('optional')}</span>
             </label>
-            <textarea id="event-description" name="description" rows={3} defaultValue={event.description ?? ''} />
+            <textarea
+              id="event-description"
+              name="description"
+              rows={3}
+              defaultValue={event.description ?? ''}
+            />
           </div>
           <Field
             label={t('contactEmail')}
@@ -104,15 +117,22 @@ function Editions({ eventId, editable }: { eventId: string; editable: boolean })
   const path = { event_id: eventId };
   const published = useQuery({
     queryKey: ['editions', eventId, 'published'],
-    queryFn: () => unwrap(api.GET('/events/{event_id}/editions', { params: { path, query: { limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/events/{event_id}/editions', { params: { path, query: { limit: 100 } } })),
   });
   const drafts = useQuery({
     queryKey: ['editions', eventId, 'drafts'],
-    queryFn: () => unwrap(api.GET('/events/{event_id}/editions/drafts', { params: { path, query: { limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/events/{event_id}/editions/drafts', { params: { path, query: { limit: 100 } } })),
   });
   const create = useMutation({
-    mutationFn: (body: { name: string; slug: string; starts_at: string; ends_at: string; location_name?: string }) =>
-      unwrap(api.POST('/events/{event_id}/editions', { params: { path }, body })),
+    mutationFn: (body: {
+      name: string;
+      slug: string;
+      starts_at: string;
+      ends_at: string;
+      location_name?: string;
+    }) => unwrap(api.POST('/events/{event_id}/editions', { params: { path }, body })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['editions', eventId] }),
   });
   const all: Edition[] = [...(drafts.data ?? []), ...(published.data ?? [])].sort((a, b) =>
@@ -170,10 +190,25 @@ function Editions({ eventId, editable }: { eventId: string; editable: boolean })
               error={fieldError(create.error, 'slug')}
             />
             <div class="pair">
-              <Field label={t('startsAt')} name="starts_at" type="datetime-local" error={fieldError(create.error, 'starts_at')} />
-              <Field label={t('endsAt')} name="ends_at" type="datetime-local" error={fieldError(create.error, 'ends_at')} />
+              <Field
+                label={t('startsAt')}
+                name="starts_at"
+                type="datetime-local"
+                error={fieldError(create.error, 'starts_at')}
+              />
+              <Field
+                label={t('endsAt')}
+                name="ends_at"
+                type="datetime-local"
+                error={fieldError(create.error, 'ends_at')}
+              />
             </div>
-            <Field label={t('venue')} name="location_name" optional error={fieldError(create.error, 'location_name')} />
+            <Field
+              label={t('venue')}
+              name="location_name"
+              optional
+              error={fieldError(create.error, 'location_name')}
+            />
             <button type="submit" disabled={create.isPending}>
               {t('create')}
             </button>
@@ -223,7 +258,13 @@ function Members({ eventId, role }: { eventId: string; role: Role | undefined })
           >
             <p class="hint">{t('addMemberHint')}</p>
             {add.isError ? <ErrorNotice error={add.error} /> : null}
-            <Field label={t('email')} name="email" type="email" autoComplete="off" error={fieldError(add.error, 'email')} />
+            <Field
+              label={t('email')}
+              name="email"
+              type="email"
+              autoComplete="off"
+              error={fieldError(add.error, 'email')}
+            />
             <RoleSelect id="member-role" ownerIs={role} />
             <button type="submit" disabled={add.isPending}>
               {t('add')}
@@ -255,7 +296,8 @@ function Invitations({ eventId, role }: { eventId: string; role: Role | undefine
   const path = { event_id: eventId };
   const invitations = useQuery({
     queryKey: ['invitations', eventId],
-    queryFn: () => unwrap(api.GET('/events/{event_id}/invitations', { params: { path, query: { limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/events/{event_id}/invitations', { params: { path, query: { limit: 100 } } })),
   });
   const invite = useMutation({
     mutationFn: (body: { email: string; role: 'admin' | 'staff' }) =>
@@ -316,7 +358,13 @@ function Invitations({ eventId, role }: { eventId: string; role: Role | undefine
           }}
         >
           {invite.isError ? <ErrorNotice error={invite.error} /> : null}
-          <Field label={t('email')} name="email" type="email" autoComplete="off" error={fieldError(invite.error, 'email')} />
+          <Field
+            label={t('email')}
+            name="email"
+            type="email"
+            autoComplete="off"
+            error={fieldError(invite.error, 'email')}
+          />
           <RoleSelect id="invitation-role" ownerIs={role} />
           <button type="submit" disabled={invite.isPending}>
             {t('sendInvitation')}

@@ -36,11 +36,21 @@ function NewEvent() {
         onSubmit={(event) => {
           event.preventDefault();
           const values = formValues(event);
-          create.mutate({ name: values.name ?? '', slug: values.slug ?? '', ...withoutEmpty({ description: values.description, contact_email: values.contact_email }) });
+          create.mutate({
+            name: values.name ?? '',
+            slug: values.slug ?? '',
+            ...withoutEmpty({ description: values.description, contact_email: values.contact_email }),
+          });
         }}
       >
         {create.isError ? <ErrorNotice error={create.error} /> : null}
-        <Field label={t('name')} name="name" minLength={2} maxLength={200} error={fieldError(create.error, 'name')} />
+        <Field
+          label={t('name')}
+          name="name"
+          minLength={2}
+          maxLength={200}
+          error={fieldError(create.error, 'name')}
+        />
         <Field
           label={t('slug')}
           name="slug"
@@ -52,7 +62,13 @@ function NewEvent() {
           spellcheck={false}
           error={fieldError(create.error, 'slug')}
         />
-        <Field label={t('contactEmail')} name="contact_email" type="email" optional error={fieldError(create.error, 'contact_email')} />
+        <Field
+          label={t('contactEmail')}
+          name="contact_email"
+          type="email"
+          optional
+          error={fieldError(create.error, 'contact_email')}
+        />
         <button type="submit" disabled={create.isPending}>
           {t('create')}
         </button>
