@@ -38,24 +38,19 @@ const htmlAnswer = (description: string) => ({
 
 const notModified = { description: 'not modified: the `If-None-Match` version is current', type: 'null' };
 
-/** The documentation of a screen's address (`params` for one with ids). */
+/** The documentation of a screen's address (`params` for one with ids); `GET /console` says the rest. */
 function screen(operationId: string, summary: string, what: string, params?: ReturnType<typeof idParams>) {
   return {
     schema: {
       tags,
       operationId,
       summary,
-      description:
-        `${what} A screen of the organiser console (docs/console.md), the single-page application signed in ` +
-        'by the session cookie (`GET /auth/session`) and built only on the operations of this document. Every ' +
-        'screen answers the same `index.html`, whose script shows the screen of the address. ' +
-        '`Cache-Control: no-cache` with an `ETag`; brotli or gzip as `Accept-Encoding` allows; 503 with a page ' +
-        'when the console was not built.',
+      description: what,
       ...(params === undefined ? {} : { params }),
       response: {
         200: htmlAnswer('the console (`index.html`)'),
         304: notModified,
-        503: htmlAnswer('a page saying the console is not built (`npm run build`)'),
+        503: htmlAnswer('the console is not built'),
       },
     },
   };
@@ -92,7 +87,8 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     screen(
       'getConsole',
       'The organiser console (HTML)',
-      'The events of the signed-in person, and a new event.',
+      'The organiser console (docs/console.md): a single-page application on the session cookie and the ' +
+        'operations of this document. Every screen’s address answers this `index.html`, `no-cache`.',
     ),
     sendIndex,
   );
@@ -102,7 +98,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     screen(
       'getConsoleEvent',
       'Console: an event (HTML)',
-      'An event: its details and publishing, its editions, members and invitations.',
+      'The console’s screen of an event (the page of `GET /console`).',
       idParams('event_id'),
     ),
     sendIndex,
@@ -113,7 +109,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     screen(
       'getConsoleEdition',
       'Console: an edition (HTML)',
-      'An edition: its dates, venue and images, publishing, its ticket types and programs.',
+      'The console’s screen of an edition (the page of `GET /console`).',
       idParams('event_id', 'edition_id'),
     ),
     sendIndex,
@@ -126,17 +122,13 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
         tags,
         operationId: 'getConsoleAsset',
         summary: 'A console script or stylesheet',
-        description:
-          'A script or stylesheet of the console, named after its content by the build (`index-<hash>.js`), so ' +
-          `never changed: \`Cache-Control: ${IMMUTABLE}\`, with an \`ETag\`; brotli or gzip as ` +
-          '`Accept-Encoding` allows. 404 for a name the build does not have.',
+        description: `A script or stylesheet of the console, named after its content: \`${IMMUTABLE}\`.`,
         params: Type.Object(
           {
             file: Type.String({
               pattern: '^[A-Za-z0-9_.-]+$',
               maxLength: 200,
-              description: 'a file name of the build, as `index.html` links it',
-              examples: ['index-C4PpvU7e.js'],
+              description: 'as `index.html` links it',
             }),
           },
           { additionalProperties: false },
