@@ -54,7 +54,7 @@ function SignOut() {
   const queries = useQueryClient();
   const signOut = useMutation({
     // The answer is a 303 to `/`; the console stays and shows its sign-in screen instead.
-    mutationFn: () => api.POST('/auth/sign-out', { redirect: 'manual' } as never),
+    mutationFn: () => api.POST('/auth/sign-out', { redirect: 'manual' }),
     onSettled: () => {
       queries.clear();
       queries.setQueryData(['session'], null);
