@@ -142,6 +142,9 @@ describe('the organiser console in a browser', () => {
       await page.getByRole('link', { name: 'Sign in' }).getAttribute('href'),
       '/auth/sign-in?return_to=%2Fconsole',
     );
+    // The keyboard's first stop is the link past the header to the screen.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
     await checkScreen(page, 'sign-in');
     await signIn(page, 'olga-organiser');
 
@@ -252,6 +255,22 @@ describe('the organiser console in a browser', () => {
 
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
     expectDocumented(requests);
+  });
+
+  it('speaks the browser’s language until the person picks another', async (context) => {
+    const opened = await openConsole(context, 'es-AR');
+    if (opened === undefined) return;
+    const { page, problems } = opened;
+    await page.getByRole('heading', { level: 1, name: 'Inicia sesión en la consola' }).waitFor();
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'es');
+    assert.equal(await page.getByLabel('Idioma').inputValue(), 'es');
+    await checkScreen(page, 'sign-in-es');
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
+    // Remembered on the device: a reload keeps the pick over the browser's language.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
+    assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
   });
 
   it('shows a staff member the event read-only, without invitations', async (context) => {
