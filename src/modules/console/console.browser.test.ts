@@ -63,7 +63,11 @@ describe('the organiser console in a browser', () => {
     await idp?.close();
   });
 
-  /** A new browser at `/console`, recording requests, console errors and CSP refusals. */
+  /**
+   * A new browser at `/console`, recording requests, console errors and CSP refusals. A refusal the
+   * test provokes on purpose is added to `refusals` (`<status> <path>`) first; the session probe's
+   * 401 before sign-in is one the console always expects.
+   */
   async function openConsole(context: TestContext, locale = 'en-US') {
     const launched = await browser.get(context);
     if (launched === undefined) return undefined;
@@ -72,6 +76,9 @@ describe('the organiser console in a browser', () => {
     const page = await browserContext.newPage();
     const requests: string[] = [];
     const problems: string[] = [];
+    const refusals = new Set(['401 /auth/session']);
+    const isRefusal = (status: number, url: string) =>
+      url.startsWith(origin) && refusals.has(`${status} ${new URL(url).pathname}`);
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.origin === origin) requests.push(`${request.method()} ${url.pathname}`);
@@ -81,22 +88,22 @@ describe('the organiser console in a browser', () => {
         problems.push(`${request.url()}: ${request.failure()?.errorText}`);
     });
     page.on('response', (response) => {
-      // The session probe's 401 before sign-in is an answer the console expects.
-      const isSessionProbe = response.url() === `${origin}/auth/session` && response.status() === 401;
-      if (response.url().startsWith(origin) && response.status() >= 400 && !isSessionProbe) {
-        problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+      const status = response.status();
+      if (response.url().startsWith(origin) && status >= 400 && !isRefusal(status, response.url())) {
+        problems.push(`${status} ${response.request().method()} ${response.url()}`);
       }
     });
     page.on('console', (message) => {
       if (/Refused to|Content Security Policy/.test(message.text())) problems.push(`CSP: ${message.text()}`);
-      const isSessionProbe = /the server responded with a status of 401/.test(message.text());
-      if (message.type() === 'error' && message.location().url.startsWith(origin) && !isSessionProbe) {
+      const status = Number(/responded with a status of (\d+)/.exec(message.text())?.[1]);
+      const isExpected = isRefusal(status, message.location().url);
+      if (message.type() === 'error' && message.location().url.startsWith(origin) && !isExpected) {
         problems.push(`console: ${message.location().url}: ${message.text()}`);
       }
     });
     page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
     await page.goto(`${origin}/console`);
-    return { page, requests, problems };
+    return { page, requests, problems, refusals };
   }
 
   /** Through the console's sign-in link and the provider's page, back to where the console was. */
@@ -134,7 +141,7 @@ describe('the organiser console in a browser', () => {
   it('sets up an event, an edition, a paid ticket and a program, publishes them and invites a colleague', async (context) => {
     const opened = await openConsole(context);
     if (opened === undefined) return;
-    const { page, requests, problems } = opened;
+    const { page, requests, problems, refusals } = opened;
 
     // 1. Not signed in: the console says so and links to the sign-in, coming back here.
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
@@ -221,11 +228,31 @@ describe('the organiser console in a browser', () => {
     assert.match(await invitations.getByRole('listitem').first().innerText(), /Staff\s+Pending/);
     const members = page.getByRole('region', { name: 'Members' });
     assert.match(await members.innerText(), /olga@example\.com\s+Owner/);
+    // Adding someone who never signed in is refused, and the console says what to do instead.
+    refusals.add(`404 /events/${eventId}/members`);
+    await members.getByText('Add a member').click();
+    await members.getByLabel('E-mail', { exact: true }).fill('nobody@example.com');
+    await members.getByRole('button', { name: 'Add' }).click();
+    await members
+      .getByRole('alert')
+      .filter({
+        hasText: 'No one with that e-mail has signed in to Convene yet: send them an invitation instead.',
+      })
+      .waitFor();
     await checkScreen(page, 'event-published');
 
     // 6. The events list, in another language from the switcher.
     await page.getByRole('link', { name: 'All events' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
+    // A second event with the same short name: the service's `slug_taken`, in words.
+    refusals.add('409 /events');
+    await page.getByLabel('Name', { exact: true }).fill('Tech Week again');
+    await page.getByLabel('Short name for addresses').fill('tech-week');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'That short name is already used: pick another.' })
+      .waitFor();
     await checkScreen(page, 'events');
     await page.getByLabel('Language').selectOption('pt-BR');
     await page.getByRole('heading', { level: 1, name: 'Seus eventos' }).waitFor();

@@ -9,6 +9,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { useI18n } from './i18n.tsx';
+import type { MessageKey } from './messages.ts';
 
 type InputProps = JSX.InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -55,9 +56,13 @@ export function Field({ label, name, hint, error, optional = false, id, ...input
   );
 }
 
+/** The `error.reason`s the console says in the person's language; others show the service's message. */
+const REASONS = ['slug_taken', 'already_member', 'already_invited', 'already_published'] as const;
+
 /** The refusal of a field (`error.fields`), by its API name. */
 export function fieldError(error: unknown, name: string): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
+  // A refusal the notice above says in the person's language is not said again in English.
+  if (!(error instanceof ApiError) || REASONS.some((known) => known === error.reason)) return undefined;
   return error.fields.find((field) => field.field === name || field.field === `body.${name}`)?.message;
 }
 
@@ -72,13 +77,16 @@ export function Notice({ kind, children }: { kind: 'error' | 'ok'; children: Com
   );
 }
 
-export function ErrorNotice({ error }: { error: unknown }) {
+/** A refusal in words: its reason's, the role's (403), not found (404, or `notFound`), else the service's message. */
+export function ErrorNotice({ error, notFound }: { error: unknown; notFound?: MessageKey }) {
   const { t } = useI18n();
   if (error === null || error === undefined) return null;
-  const message =
-    error instanceof ApiError && error.status === 404
-      ? t('notFound')
-      : t('failed', { message: error instanceof Error ? error.message : String(error) });
+  const reason = error instanceof ApiError ? REASONS.find((known) => known === error.reason) : undefined;
+  let message: string;
+  if (reason !== undefined) message = t(`reason_${reason}`);
+  else if (error instanceof ApiError && error.status === 403) message = t('forbidden');
+  else if (error instanceof ApiError && error.status === 404) message = t(notFound ?? 'notFound');
+  else message = t('failed', { message: error instanceof Error ? error.message : String(error) });
   return <Notice kind="error">{message}</Notice>;
 }
 

@@ -257,7 +257,7 @@ function Members({ eventId, role }: { eventId: string; role: Role | undefined })
             }}
           >
             <p class="hint">{t('addMemberHint')}</p>
-            {add.isError ? <ErrorNotice error={add.error} /> : null}
+            {add.isError ? <ErrorNotice error={add.error} notFound="memberUnknown" /> : null}
             <Field
               label={t('email')}
               name="email"
