@@ -32,6 +32,7 @@ import { registerHttpVersionGuard, wireTimeouts } from './kernel/http/wire-limit
 import { registerIdempotency, scheduleIdempotencySweep } from './kernel/idempotency/idempotency.ts';
 import { jobRoutes } from './kernel/jobs/jobs.routes.ts';
 import { JobRunner } from './kernel/jobs/runner.ts';
+import { consoleModule } from './modules/console/index.ts';
 import { acceptInvitationsOf, eventsModule } from './modules/events/index.ts';
 import { createSessionPort, identityModule } from './modules/identity/index.ts';
 import { createMailer, type Mailer, mailModule } from './modules/mail/index.ts';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(projectsModule, { db: deps.database.db, config, mail });
   await app.register(mailModule, { db: deps.database.db, config });
   await app.register(identityModule, { db: deps.database.db, config, directory });
+  await app.register(consoleModule);
   await app.register(paymentsModule, {
     database: deps.database,
     config,

@@ -33,7 +33,7 @@ export function expectError(response: ApiResponse<unknown>, status: number, code
   assert.equal(typeof body.error?.message, 'string');
   assert.match(body.timestamp, ISO);
   assert.ok(
-    ['events', 'projects', 'payments', 'identity', 'system'].includes(body.module),
+    ['events', 'projects', 'payments', 'identity', 'console', 'system'].includes(body.module),
     `module: ${body.module}`,
   );
   assert.equal(body.data, undefined, 'an error has no data');

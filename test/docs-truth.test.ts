@@ -37,7 +37,7 @@ const repoFiles: string[] = execFileSync('git', ['ls-files', '--cached', '--othe
 })
   .split('\n')
   .filter((file) => file !== '' && existsSync(join(ROOT, file)));
-const codeFiles = repoFiles.filter((file) => /^(src|test|bench)\/.*\.ts$/.test(file));
+const codeFiles = repoFiles.filter((file) => /^(src|test|bench)\/.*\.ts$|^web\/.*\.tsx?$/.test(file));
 
 /** The names a TypeScript file exports, following `export * from`. */
 function exportsOf(file: string, seen = new Set<string>()): Set<string> {
@@ -224,7 +224,7 @@ const spans = docs.flatMap((file) =>
 const sourceFiles = repoFiles.filter(
   (file) =>
     // Not this file: it names things only to describe its checks.
-    (/^(src|test|bench|scripts|examples)\/.*\.(ts|mts|mjs|js)$/.test(file) &&
+    (/^(src|test|bench|scripts|examples|web)\/.*\.(ts|tsx|mts|mjs|js)$/.test(file) &&
       file !== 'test/docs-truth.test.ts') ||
     /^(package|tsconfig[\w.]*|biome)\.json$/.test(file),
 );
@@ -242,6 +242,7 @@ const NOT_OURS = new Set([
   'test/integrator/convene-api.d.ts',
   'dist/', // written by `npm run build` (and `npm start`'s prestart)
   'dist/worker.js',
+  'build/console/', // written by `npm run build` (and `npm start`'s prestart) from web/console/
   'range', // ipaddr.js
   'pg_notify', // PostgreSQL
   'listen', // PostgreSQL LISTEN

@@ -75,6 +75,7 @@ export function readyBanner(options: {
     `convene is ready in ${options.seconds} s (${options.database})`,
     `  API          ${options.url}`,
     `  reference    ${options.url}/docs`,
+    `  console      ${options.url}/console`,
     options.usesDevKeys
       ? `  a token      npm run token -- --email you@example.com   (in another terminal, same DATA_DIR)`
       : '  tokens       signed by your identity service (the AUTH_* settings)',

@@ -78,6 +78,13 @@ export const TAG_GROUPS: readonly TagGroup[] = [
     ],
   },
   {
+    module: 'console',
+    name: 'Console',
+    tags: [
+      { name: 'Console', description: 'The organiser console: its page and its script and style files' },
+    ],
+  },
+  {
     module: 'system',
     name: 'System',
     tags: [

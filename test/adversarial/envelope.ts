@@ -23,7 +23,7 @@ export const ERROR_STATUS: Record<string, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
-const MODULES = ['events', 'projects', 'payments', 'identity', 'system'];
+const MODULES = ['events', 'projects', 'payments', 'identity', 'console', 'system'];
 const TOP_KEYS = ['code', 'message', 'error', 'timestamp', 'module'];
 const ERROR_KEYS = ['code', 'message', 'reason', 'fields', 'meta', 'debug'];
 /** `error.reason`: a snake_case word, present on every 409 (docs/reference/errors.md, "Error reasons"). */

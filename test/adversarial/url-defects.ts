@@ -21,6 +21,10 @@ export interface Defects<T> {
 const NOT_SELECTING = new Set([
   'DELETE /events/{event_id}/members/{user_id} user_id',
   'GET /users/{user_id}/badges user_id',
+  // The console's screens: the browser's script reads the ids; the page itself is the same for any.
+  'GET /console/events/{event_id} event_id',
+  'GET /console/events/{event_id}/editions/{edition_id} event_id',
+  'GET /console/events/{event_id}/editions/{edition_id} edition_id',
 ]);
 /**
  * Operations whose query is open, because a provider writes it: unknown parameters are accepted

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
-interface Forms {
+export interface Forms {
   etag: string;
   bodies: Record<Encoding, Buffer>;
 }
@@ -21,8 +21,9 @@ interface Forms {
 const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);
 
-async function buildForms(text: string): Promise<Forms> {
-  const identity = Buffer.from(text);
+/** The identity, brotli and gzip forms of `content`, with its strong ETag (also the console's files). */
+export async function buildForms(content: string | Buffer): Promise<Forms> {
+  const identity = Buffer.isBuffer(content) ? content : Buffer.from(content);
   const [br, gz] = await Promise.all([
     // Quality 9 of 11: within a few percent of the best size, at a fraction of its time.
     compressBrotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),

@@ -6,7 +6,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import type { ErrorCode, FieldError } from './errors.ts';
 import { ERROR_REASONS, type ErrorReason } from './reasons.ts';
 
-export type ModuleName = 'events' | 'projects' | 'payments' | 'identity' | 'system';
+export type ModuleName = 'events' | 'projects' | 'payments' | 'identity' | 'console' | 'system';
 
 /**
  * `Uuid()`, `DateTime()` and the other common strings below carry a title, so the OpenAPI document writes
@@ -110,6 +110,7 @@ const tail = {
       Type.Literal('projects'),
       Type.Literal('payments'),
       Type.Literal('identity'),
+      Type.Literal('console'),
       Type.Literal('system'),
     ],
     { title: 'Module' },

@@ -1,0 +1,155 @@
+/**
+ * The organiser console's addresses (docs/reference/console.md): each screen's address answers the
+ * single-page application's `index.html`, whose router shows that screen (so a reload or a shared
+ * link lands where it was), and `/console/assets/{file}` its hashed, immutable scripts and
+ * stylesheet. Each screen is a route of its own, documented, rather than a catch-all: the document
+ * lists every address the console has, and an unknown one is a 404. All under the pages' CSP
+ * (docs/reference/pages.md): scripts and styles from this origin only, nothing inline, plain HTTP
+ * on any address.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { notFound } from '../../kernel/http/errors.ts';
+import { matchesEtag, preferredEncoding } from '../../kernel/http/precomputed.ts';
+import { errorResponses, idParams } from '../../kernel/http/schemas.ts';
+import { pickLanguage } from '../../kernel/pages/language.ts';
+import { messagePage, PAGE_CSP, sendHtml } from '../../kernel/pages/layout.ts';
+import { type ConsoleFile, consoleBuildOnce } from './console.files.ts';
+
+const tags = ['Console'];
+
+/** Hashed names never change content: a year, and no revalidation. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const NOT_BUILT = {
+  en: ['The console is not built', 'Run npm run build (or npm start, which builds it) and reload.'],
+  'pt-BR': [
+    'O console não foi construído',
+    'Rode npm run build (ou npm start, que o constrói) e recarregue.',
+  ],
+  es: ['La consola no está construida', 'Ejecuta npm run build (o npm start, que la construye) y recarga.'],
+} as const;
+
+const htmlAnswer = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
+});
+
+const notModified = { description: 'not modified: the `If-None-Match` version is current', type: 'null' };
+
+/** The documentation of a screen's address (`params` for one with ids); `GET /console` says the rest. */
+function screen(operationId: string, summary: string, what: string, params?: ReturnType<typeof idParams>) {
+  return {
+    schema: {
+      tags,
+      operationId,
+      summary,
+      description: what,
+      ...(params === undefined ? {} : { params }),
+      response: {
+        200: htmlAnswer('the console (`index.html`)'),
+        304: notModified,
+        503: htmlAnswer('the console is not built'),
+      },
+    },
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
+  const { etag, bodies } = file.forms;
+  reply.header('etag', etag).header('vary', 'accept-encoding').header('cache-control', cacheControl);
+  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.type(file.type).send(bodies[encoding]);
+}
+
+export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = async (app, options) => {
+  const build = consoleBuildOnce(options.buildDir);
+
+  async function sendIndex(request: FastifyRequest, reply: FastifyReply) {
+    const built = await build();
+    if (built === undefined) {
+      const language = pickLanguage(request.headers['accept-language']);
+      const [title, text] = NOT_BUILT[language];
+      return sendHtml(reply, 503, language, messagePage(language, title, text));
+    }
+    // The page's CSP, and `same-origin` referrers: under the API's `no-referrer` a browser sends
+    // `Origin: null` with the console's writes, which the cookie's same-origin rule refuses
+    // (docs/reference/sign-in.md).
+    reply.header('content-security-policy', PAGE_CSP).header('referrer-policy', 'same-origin');
+    return send(request, reply, built.index, 'no-cache');
+  }
+
+  app.get(
+    '/console',
+    screen(
+      'getConsole',
+      'The organiser console (HTML)',
+      'The organiser console (docs/console.md): a single-page application on the session cookie and the ' +
+        'operations of this document. Every screen’s address answers this `index.html`, `no-cache`.',
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/events/:event_id',
+    screen(
+      'getConsoleEvent',
+      'Console: an event (HTML)',
+      'The console’s screen of an event (the page of `GET /console`).',
+      idParams('event_id'),
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/events/:event_id/editions/:edition_id',
+    screen(
+      'getConsoleEdition',
+      'Console: an edition (HTML)',
+      'The console’s screen of an edition (the page of `GET /console`).',
+      idParams('event_id', 'edition_id'),
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/assets/:file',
+    {
+      schema: {
+        tags,
+        operationId: 'getConsoleAsset',
+        summary: 'A console script or stylesheet',
+        description: `A script or stylesheet of the console, named after its content: \`${IMMUTABLE}\`.`,
+        params: Type.Object(
+          {
+            file: Type.String({
+              pattern: '^[A-Za-z0-9_.-]+$',
+              maxLength: 200,
+              description: 'as `index.html` links it',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: {
+            description: 'the file',
+            content: {
+              'text/javascript': { schema: Type.String(), example: 'import{…}' },
+              'text/css': { schema: Type.String(), example: ':root{…}' },
+            },
+          },
+          304: notModified,
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = (await build())?.assets.get(request.params.file);
+      if (file === undefined) throw notFound('Console file');
+      return send(request, reply, file, IMMUTABLE);
+    },
+  );
+};
