@@ -122,7 +122,8 @@ export interface Config {
   /**
    * Worker threads for documents (kernel/workers/pool.ts; an addition of this service): `RENDER_THREADS`
    * (default 1) threads at most, `RENDER_QUEUE` (default 16) tasks waiting beyond which a request
-   * that needs one is answered 503 with `Retry-After`.
+   * that needs one is answered 503 with `Retry-After`. The mail module's threads, a pool of their
+   * own, take the same bound on threads.
    */
   render: { threads: number; queue: number };
   /**
