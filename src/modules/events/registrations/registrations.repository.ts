@@ -1,5 +1,5 @@
 /** SQL of registrations. */
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
@@ -70,49 +70,122 @@ export async function findRegistrationWithAccess(
   return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
 
-export type RegistrationListRow = RegistrationRow & { email: string; ticket_name: string };
+export type RegistrationListRow = RegistrationRow & {
+  email: string;
+  name: string | null;
+  ticket_name: string;
+};
 
-/** Newest first, with the holder's e-mail and the ticket type's name. */
+/** The filters of the organisers' listing and export (`RegistrationFilters` of the schemas). */
+export interface RegistrationFilter {
+  /** A part of the e-mail or name, any case. */
+  q?: string | undefined;
+  status?: readonly RegistrationStatus[] | undefined;
+  ticketTypeId?: string | undefined;
+  /** Through a checkout (an intent) or not. */
+  paid?: boolean | undefined;
+}
+
+/** `text` as a LIKE pattern matching it anywhere: its own `%`, `_` and `\` taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
+ * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
+ */
+function filterCondition(editionId: string, filter: RegistrationFilter) {
+  const pattern = filter.q === undefined ? undefined : containing(filter.q);
+  return and(
+    eq(registrations.edition_id, editionId),
+    filter.status === undefined ? undefined : inArray(registrations.status, [...filter.status]),
+    filter.ticketTypeId === undefined ? undefined : eq(registrations.ticket_type_id, filter.ticketTypeId),
+    filter.paid === undefined
+      ? undefined
+      : filter.paid
+        ? isNotNull(registrations.intent_id)
+        : isNull(registrations.intent_id),
+    pattern === undefined
+      ? undefined
+      : or(
+          sql`lower(${actors.email}) like lower(${pattern})`,
+          sql`lower(${actors.name}) like lower(${pattern})`,
+        ),
+  );
+}
+
+/** The columns of a listed registration: the row, the holder's e-mail and name, the ticket's name. */
+const listColumns = {
+  id: registrations.id,
+  edition_id: registrations.edition_id,
+  ticket_type_id: registrations.ticket_type_id,
+  user_id: registrations.user_id,
+  status: registrations.status,
+  status_reason: registrations.status_reason,
+  language: registrations.language,
+  intent_id: registrations.intent_id,
+  hold_expires_at: registrations.hold_expires_at,
+  checkout_url: registrations.checkout_url,
+  created_by: registrations.created_by,
+  created_at: registrations.created_at,
+  updated_at: registrations.updated_at,
+  cancelled_at: registrations.cancelled_at,
+  email: actors.email,
+  name: actors.name,
+  ticket_name: ticketTypes.name,
+};
+
+function selectListed(db: Executor, condition: SQL | undefined) {
+  return db
+    .select(listColumns)
+    .from(registrations)
+    .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+    .where(condition)
+    .orderBy(desc(registrations.created_at), desc(registrations.id));
+}
+
+/** Newest first, filtered, with the holder's e-mail and name and the ticket type's name. */
 export function listRegistrations(
   db: Executor,
   editionId: string,
-  status: RegistrationRow['status'] | undefined,
+  filter: RegistrationFilter,
   window: Window,
 ) {
-  const where = and(
-    eq(registrations.edition_id, editionId),
-    status === undefined ? undefined : eq(registrations.status, status),
-  );
+  const condition = filterCondition(editionId, filter);
+  // The count joins the actor directory only when the search needs it.
+  const counted = db.select({ total: countAll }).from(registrations);
   return pageOf<RegistrationListRow>(
     window,
-    db
-      .select({
-        id: registrations.id,
-        edition_id: registrations.edition_id,
-        ticket_type_id: registrations.ticket_type_id,
-        user_id: registrations.user_id,
-        status: registrations.status,
-        status_reason: registrations.status_reason,
-        language: registrations.language,
-        intent_id: registrations.intent_id,
-        hold_expires_at: registrations.hold_expires_at,
-        checkout_url: registrations.checkout_url,
-        created_by: registrations.created_by,
-        created_at: registrations.created_at,
-        updated_at: registrations.updated_at,
-        cancelled_at: registrations.cancelled_at,
-        email: actors.email,
-        ticket_name: ticketTypes.name,
-      })
-      .from(registrations)
-      .innerJoin(actors, eq(actors.user_id, registrations.user_id))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
-      .where(where)
-      .orderBy(desc(registrations.created_at), desc(registrations.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ total: countAll }).from(registrations).where(where),
+    selectListed(db, condition).limit(window.limit).offset(window.offset),
+    (filter.q === undefined
+      ? counted
+      : counted.innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    ).where(condition),
   );
+}
+
+/**
+ * A batch of the filtered listing after `after` (the last row of the batch before, in the
+ * listing's order), for an export that walks every row without holding them all (keyset paging:
+ * each batch is found by the index, however deep).
+ */
+export function listRegistrationsAfter(
+  db: Executor,
+  editionId: string,
+  filter: RegistrationFilter,
+  after: { created_at: Date; id: string } | undefined,
+  limit: number,
+): Promise<RegistrationListRow[]> {
+  const condition = filterCondition(editionId, filter);
+  return selectListed(
+    db,
+    after === undefined
+      ? condition
+      : and(
+          condition,
+          sql`(${registrations.created_at}, ${registrations.id}) < (${after.created_at.toISOString()}::timestamptz, ${after.id}::uuid)`,
+        ),
+  ).limit(limit);
 }
 
 /** The registration paid by `intentId`, locked until the end of the caller's transaction. */
