@@ -2,8 +2,9 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
-import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
+import type { Page } from '../../../kernel/http/respond.ts';
 import { editions } from '../editions/index.ts';
 import { type EventRole, eventMembers, events } from '../events/index.ts';
 import { ticketTypes } from '../tickets/index.ts';
@@ -92,12 +93,16 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${
 /**
  * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
  * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
+ * The statuses are one array parameter, so the statement's text depends only on which filters are
+ * given (`filterShape`), never on how many statuses.
  */
-function filterCondition(editionId: string, filter: RegistrationFilter) {
+function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
   const pattern = filter.q === undefined ? undefined : containing(filter.q);
   return and(
     eq(registrations.edition_id, editionId),
-    filter.status === undefined ? undefined : inArray(registrations.status, [...filter.status]),
+    filter.status === undefined
+      ? undefined
+      : sql`${registrations.status} = any(${`{${filter.status.join(',')}}`}::text[])`,
     filter.ticketTypeId === undefined ? undefined : eq(registrations.ticket_type_id, filter.ticketTypeId),
     filter.paid === undefined
       ? undefined
@@ -110,8 +115,17 @@ function filterCondition(editionId: string, filter: RegistrationFilter) {
           sql`lower(${actors.email}) like lower(${pattern})`,
           sql`lower(${actors.name}) like lower(${pattern})`,
         ),
-  );
+  ) as SQL;
 }
+
+/** Which filters are given: the part of a prepared statement's name that its text depends on. */
+const filterShape = (filter: RegistrationFilter) =>
+  [
+    filter.q === undefined ? '' : 'q',
+    filter.status === undefined ? '' : 's',
+    filter.ticketTypeId === undefined ? '' : 't',
+    filter.paid === undefined ? '' : filter.paid ? 'p' : 'f',
+  ].join('') || 'all';
 
 /** The columns of a listed registration: the row, the holder's e-mail and name, the ticket's name. */
 const listColumns = {
@@ -134,9 +148,10 @@ const listColumns = {
   ticket_name: ticketTypes.name,
 };
 
-function selectListed(db: Executor, condition: SQL | undefined) {
+/** The listing's rows; with `isCounted`, each also carries the total of the filtered rows. */
+function selectListed(db: Executor, isCounted: boolean, condition: SQL) {
   return db
-    .select(listColumns)
+    .select({ ...listColumns, total: isCounted ? totalOver : sql<number>`0`.mapWith(Number) })
     .from(registrations)
     .innerJoin(actors, eq(actors.user_id, registrations.user_id))
     .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
@@ -144,24 +159,49 @@ function selectListed(db: Executor, condition: SQL | undefined) {
     .orderBy(desc(registrations.created_at), desc(registrations.id));
 }
 
-/** Newest first, filtered, with the holder's e-mail and name and the ticket type's name. */
-export function listRegistrations(
+const withoutTotal = ({ total: _total, ...row }: RegistrationListRow & { total: number }) => row;
+
+/**
+ * Newest first, filtered, with the holder's e-mail and name and the ticket type's name. A search
+ * (`q`) matches few rows, found through the trigram indexes: they are counted in the same statement
+ * (`count(*) over ()`). Without one, the page is read down the edition's index and the rows are
+ * counted apart (a window count would join every row of the edition to read twenty). The
+ * statements are named, one name per shape of filters (the text depends on nothing else), so a
+ * server parses each once per connection (bench/README.md, "Organiser console").
+ */
+export async function listRegistrations(
   db: Executor,
   editionId: string,
   filter: RegistrationFilter,
   window: Window,
-) {
+): Promise<Page<RegistrationListRow>> {
   const condition = filterCondition(editionId, filter);
-  // The count joins the actor directory only when the search needs it.
-  const counted = db.select({ total: countAll }).from(registrations);
-  return pageOf<RegistrationListRow>(
-    window,
-    selectListed(db, condition).limit(window.limit).offset(window.offset),
-    (filter.q === undefined
-      ? counted
-      : counted.innerJoin(actors, eq(actors.user_id, registrations.user_id))
-    ).where(condition),
-  );
+  const shape = filterShape(filter);
+  const counted = async () => {
+    const count = db.select({ total: countAll }).from(registrations);
+    const [row] = await (filter.q === undefined
+      ? count
+      : count.innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    )
+      .where(condition)
+      .prepare(`registrations_count_${shape}`)
+      .execute();
+    return row?.total ?? 0;
+  };
+  const page = (isCounted: boolean) =>
+    selectListed(db, isCounted, condition)
+      .limit(window.limit)
+      .offset(window.offset)
+      .prepare(`registrations_page_${isCounted ? 'counted_' : ''}${shape}`)
+      .execute();
+  if (filter.q === undefined) {
+    const [rows, total] = await Promise.all([page(false), counted()]);
+    return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
+  }
+  const rows = await page(true);
+  // An empty page past the end carries no total: that one is counted apart.
+  const total = rows[0]?.total ?? (window.offset === 0 ? 0 : await counted());
+  return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
 }
 
 /**
@@ -169,7 +209,7 @@ export function listRegistrations(
  * listing's order), for an export that walks every row without holding them all (keyset paging:
  * each batch is found by the index, however deep).
  */
-export function listRegistrationsAfter(
+export async function listRegistrationsAfter(
   db: Executor,
   editionId: string,
   filter: RegistrationFilter,
@@ -177,15 +217,17 @@ export function listRegistrationsAfter(
   limit: number,
 ): Promise<RegistrationListRow[]> {
   const condition = filterCondition(editionId, filter);
-  return selectListed(
+  const rows = await selectListed(
     db,
+    false,
     after === undefined
       ? condition
-      : and(
+      : (and(
           condition,
           sql`(${registrations.created_at}, ${registrations.id}) < (${after.created_at.toISOString()}::timestamptz, ${after.id}::uuid)`,
-        ),
+        ) as SQL),
   ).limit(limit);
+  return rows.map(withoutTotal);
 }
 
 /** The registration paid by `intentId`, locked until the end of the caller's transaction. */

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../../kernel/auth/plugin.ts';
+import { Coalescer } from '../../../kernel/coalesce.ts';
 import { ok } from '../../../kernel/http/respond.ts';
 import { envelope, errorResponses, idParams, withReasons } from '../../../kernel/http/schemas.ts';
 import type { EventsDeps } from '../deps.ts';
@@ -16,11 +17,12 @@ import {
   SALES_SUMMARY_EXAMPLE,
   SalesSummary,
 } from './sales.schemas.ts';
-import { exportRegistrations, salesSummary } from './sales.service.ts';
+import { exportRegistrations, type SummaryRuns, salesSummary } from './sales.service.ts';
 
 const tags = ['Tickets and registrations'];
 
 export const salesRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, deps) => {
+  const summaries: SummaryRuns = new Coalescer();
   app.get(
     '/editions/:edition_id/sales',
     {
@@ -37,7 +39,8 @@ export const salesRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, de
           '(what the payments took), `refunds_cents` (full and partial refunds), `fees_cents` (the platform’s ' +
           'marketplace fee on what was kept, at the wallet’s `fee_bps` when each checkout was made) and ' +
           '`net_cents`; the same per ticket type (every ticket type of the edition, those with no ' +
-          'registration too). Read when asked, never cached.',
+          'registration too). Never cached: each answer is read after its request arrived (requests for one ' +
+          'edition at once share the reads).',
         params: idParams('edition_id'),
         response: {
           200: envelope(SalesSummary, SALES_SUMMARY_EXAMPLE, 'events'),
@@ -45,7 +48,8 @@ export const salesRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, de
         },
       },
     },
-    async (request) => ok(request, await salesSummary(deps, request.params.edition_id, actorOf(request))),
+    async (request) =>
+      ok(request, await salesSummary(deps, summaries, request.params.edition_id, actorOf(request))),
   );
 
   app.get(

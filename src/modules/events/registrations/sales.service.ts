@@ -2,9 +2,10 @@
  * The organisers' view of sales (docs/reference/tickets.md, "Sales"): the registrations' listing with
  * its search and filters, their CSV export, and the sales summary. Money (what a checkout charged,
  * refunds, fees) is read from the payments module through the port and is shown to owners and
- * admins only: staff see registrations, never money (contract 13).
+ * admins only: staff see registrations, never money (docs/reference/tickets.md, "Sales").
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
+import type { Coalescer } from '../../../kernel/coalesce.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError } from '../../../kernel/http/errors.ts';
@@ -27,6 +28,9 @@ export interface SalesDeps {
   db: Database;
   payments: PaymentsPort;
 }
+
+/** The summaries being computed, by edition (`salesSummary`): one app's, made with its routes. */
+export type SummaryRuns = Coalescer<Omit<SalesSummary, 'edition_id'>>;
 
 /** A listed registration's money: null for a free one, and for a caller who sees no money. */
 interface RowMoney {
@@ -142,20 +146,27 @@ function moneyOf(sales: CheckoutSales[]): SalesMoney[] {
  * Owners and admins: the edition's registrations counted by state and its checkouts' money, in
  * total and per ticket type. Two statements, one per module, run together: the registrations
  * grouped by ticket type (events), the paid checkouts' intents summed by ticket type and currency
- * (payments, through the port).
+ * (payments, through the port). Each caller is authorized alone; callers of one edition at once
+ * share computations (`Coalescer`: each answer is still read after its caller arrived), so a
+ * console open in many tabs, or polled, costs the database one computation at a time.
  */
 export async function salesSummary(
   deps: SalesDeps,
+  runs: SummaryRuns,
   editionId: string,
   actor: Identity,
 ): Promise<SalesSummary> {
   await requireSalesRole(deps.db, editionId, actor);
+  const summary = await runs.run(editionId, () => computeSummary(deps, editionId));
+  return { edition_id: editionId, ...summary };
+}
+
+async function computeSummary(deps: SalesDeps, editionId: string): Promise<Omit<SalesSummary, 'edition_id'>> {
   const [counts, sales] = await Promise.all([
     countRegistrationsByTicketType(deps.db, editionId),
     deps.payments.salesOfEdition(deps.db, editionId),
   ]);
   return {
-    edition_id: editionId,
     counts: countsOf(counts),
     money: moneyOf(sales),
     ticket_types: counts.map((row) => ({

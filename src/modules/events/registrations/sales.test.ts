@@ -182,6 +182,10 @@ describe('sales', () => {
       const page = await list('?q=souza&limit=1');
       assert.equal(expectOk(page).length, 1);
       assert.equal(page.body.pagination?.total, 2);
+      // Past the end: no rows, the total still told.
+      const beyond = await list('?q=souza&page=3&limit=1');
+      assert.deepEqual(expectOk(beyond), []);
+      assert.equal(beyond.body.pagination?.total, 2);
     });
 
     it('filters by one or more statuses, ticket type and paid or free, combined', async () => {
