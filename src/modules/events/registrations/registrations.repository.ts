@@ -1,4 +1,5 @@
 /** SQL of registrations. */
+import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
@@ -94,7 +95,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${
  * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
  * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
  * The statuses are one array parameter, so the statement's text depends only on which filters are
- * given (`filterShape`), never on how many statuses.
+ * given, never on how many statuses (`runNamed`).
  */
 function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
   const pattern = filter.q === undefined ? undefined : containing(filter.q);
@@ -118,14 +119,14 @@ function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
   ) as SQL;
 }
 
-/** Which filters are given: the part of a prepared statement's name that its text depends on. */
-const filterShape = (filter: RegistrationFilter) =>
-  [
-    filter.q === undefined ? '' : 'q',
-    filter.status === undefined ? '' : 's',
-    filter.ticketTypeId === undefined ? '' : 't',
-    filter.paid === undefined ? '' : filter.paid ? 'p' : 'f',
-  ].join('') || 'all';
+/**
+ * A query run as a named prepared statement, named after its text: a server parses each text once
+ * per connection (the listing's texts differ only by which filters are given, a handful).
+ */
+function runNamed<T>(query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T> } }) {
+  const digest = createHash('sha1').update(query.toSQL().sql).digest('base64url').slice(0, 16);
+  return query.prepare(`registrations_list_${digest}`).execute();
+}
 
 /** The columns of a listed registration: the row, the holder's e-mail and name, the ticket's name. */
 const listColumns = {
@@ -166,8 +167,8 @@ const withoutTotal = ({ total: _total, ...row }: RegistrationListRow & { total: 
  * (`q`) matches few rows, found through the trigram indexes: they are counted in the same statement
  * (`count(*) over ()`). Without one, the page is read down the edition's index and the rows are
  * counted apart (a window count would join every row of the edition to read twenty). The
- * statements are named, one name per shape of filters (the text depends on nothing else), so a
- * server parses each once per connection (bench/README.md, "Organiser console").
+ * statements are named after their text (`runNamed`), so a server parses each once per connection:
+ * parsing and planning the joins cost more than running them (bench/README.md, "Organiser console").
  */
 export async function listRegistrations(
   db: Executor,
@@ -176,24 +177,18 @@ export async function listRegistrations(
   window: Window,
 ): Promise<Page<RegistrationListRow>> {
   const condition = filterCondition(editionId, filter);
-  const shape = filterShape(filter);
   const counted = async () => {
     const count = db.select({ total: countAll }).from(registrations);
-    const [row] = await (filter.q === undefined
-      ? count
-      : count.innerJoin(actors, eq(actors.user_id, registrations.user_id))
-    )
-      .where(condition)
-      .prepare(`registrations_count_${shape}`)
-      .execute();
+    const [row] = await runNamed(
+      (filter.q === undefined
+        ? count
+        : count.innerJoin(actors, eq(actors.user_id, registrations.user_id))
+      ).where(condition),
+    );
     return row?.total ?? 0;
   };
   const page = (isCounted: boolean) =>
-    selectListed(db, isCounted, condition)
-      .limit(window.limit)
-      .offset(window.offset)
-      .prepare(`registrations_page_${isCounted ? 'counted_' : ''}${shape}`)
-      .execute();
+    runNamed(selectListed(db, isCounted, condition).limit(window.limit).offset(window.offset));
   if (filter.q === undefined) {
     const [rows, total] = await Promise.all([page(false), counted()]);
     return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };

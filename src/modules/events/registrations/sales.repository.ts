@@ -1,7 +1,7 @@
 /** SQL of the sales summary (docs/reference/tickets.md, "Sales"): the registrations' side of it. */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
-import { queryRows } from '../../../kernel/db/raw.ts';
+import { queryRowsPrepared } from '../../../kernel/db/raw.ts';
 import { ticketTypes } from '../tickets/index.ts';
 import { registrations } from './registrations.table.ts';
 
@@ -28,8 +28,9 @@ export interface TicketTypeCounts {
  * neither held nor expired: it holds no seat any more and is not yet called expired.
  */
 export function countRegistrationsByTicketType(db: Executor, editionId: string) {
-  return queryRows<TicketTypeCounts>(
+  return queryRowsPrepared<TicketTypeCounts>(
     db,
+    'registrations_by_ticket_type',
     sql`select t.id as ticket_type_id, t.name, t.price_cents, t.currency,
                coalesce(c.confirmed, 0)::int as confirmed, coalesce(c.held, 0)::int as held,
                coalesce(c.cancelled, 0)::int as cancelled, coalesce(c.expired, 0)::int as expired,

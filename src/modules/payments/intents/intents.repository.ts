@@ -25,11 +25,12 @@ const PAID = sql`${intents.status} in ('succeeded', 'refunded')`;
 
 /**
  * The money of ticket checkouts' intents among `ids` (an intent with no `fee_bps` was made by no
- * checkout and is left out): one statement for a page of registrations.
+ * checkout and is left out): one statement for a page of registrations, prepared on a server like
+ * the next one (the organisers' sales screen asks both often).
  */
 export function findCheckoutMoney(db: Executor, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return queryRows<{
+  return queryRowsPrepared<{
     id: string;
     status: IntentStatus;
     amount_cents: number;
@@ -37,6 +38,7 @@ export function findCheckoutMoney(db: Executor, ids: readonly string[]) {
     currency: string;
   }>(
     db,
+    'checkout_money',
     sql`select id, status, amount_cents::float8 as amount_cents, refunded_cents::float8 as refunded_cents, currency
           from ${intents}
          where id = any(${`{${ids.join(',')}}`}::uuid[]) and fee_bps is not null`,
@@ -49,7 +51,7 @@ export function findCheckoutMoney(db: Executor, ids: readonly string[]) {
  * kept: the provider gives the marketplace fee back with a refund, in proportion.
  */
 export function sumCheckoutSales(db: Executor, editionId: string) {
-  return queryRows<{
+  return queryRowsPrepared<{
     ticket_type_id: string;
     currency: string;
     payments: number;
@@ -58,6 +60,7 @@ export function sumCheckoutSales(db: Executor, editionId: string) {
     fee_cents: number;
   }>(
     db,
+    'checkout_sales_of_edition',
     sql`select metadata ->> 'ticket_type_id' as ticket_type_id, currency, count(*)::int as payments,
                sum(amount_cents)::float8 as revenue_cents, sum(refunded_cents)::float8 as refunded_cents,
                sum(round((amount_cents - refunded_cents) * fee_bps / 10000.0))::float8 as fee_cents
