@@ -47,10 +47,9 @@ const RefundBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [
-      { reason: 'Speaker cancelled the workshop' },
-      { reason: 'Lunch was not served', amount_cents: 1500 },
-    ],
+    // One example, as for every body (the document shows it as `example`): a partial refund, with
+    // the field a full refund leaves out.
+    examples: [{ reason: 'Lunch was not served', amount_cents: 1500 }],
   },
 );
 
