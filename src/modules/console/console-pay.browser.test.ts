@@ -65,9 +65,10 @@ describe('the console’s Get paid and Integrate screens in a browser', () => {
     const wallet = wallets.getByRole('listitem').filter({ hasText: 'Tech Week tickets' });
     await wallet.getByRole('heading', { name: 'Tech Week tickets' }).waitFor();
     const sandbox = wallet.getByRole('checkbox', { name: /Sandbox/ });
-    await sandbox.check();
+    await sandbox.click();
+    // Saved when the box is usable again and still ticked.
     await page.waitForFunction(
-      () => document.querySelector<HTMLInputElement>('.wallet input[type=checkbox]')?.checked === true,
+      'document.querySelector(".wallet input[type=checkbox]:not(:disabled)")?.checked === true',
     );
     await wallet.getByLabel('Platform fee (%)').fill('2.5');
     await wallet.getByRole('button', { name: 'Save the fee' }).click();

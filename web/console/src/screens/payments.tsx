@@ -292,7 +292,8 @@ function WalletCard({ wallet, eventId }: { wallet: Wallet; eventId: string }) {
       <label class="check">
         <input
           type="checkbox"
-          checked={wallet.sandbox}
+          // While the change is on its way the box shows it, rather than springing back.
+          checked={sandbox.isPending ? sandbox.variables : wallet.sandbox}
           disabled={sandbox.isPending}
           onChange={(event) => sandbox.mutate(event.currentTarget.checked)}
         />{' '}
