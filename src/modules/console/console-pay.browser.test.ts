@@ -2,12 +2,12 @@
  * The console's "Get paid" and "Integrate" screens in Chromium (docs/console.md), with the Mercado
  * Pago simulator behind the seller connection and a local webhook subscriber: signed in through the
  * test OpenID provider, an organiser creates a wallet, sets its sandbox and fee, connects a seller
- * on the simulator's consent page and comes back to the console showing it connected, links the
- * wallet to the event; then creates a webhook endpoint, sees its secret once, sends a test event and
- * sees the delivery with its attempt, pauses, rotates, retries and deletes. axe-core, 360 px, no
- * console error or CSP refusal, and every request an operation of `/docs/openapi.json`.
- * `SCREENSHOTS=docs/screenshots` saves the screens as `console-get-paid*.png` and
- * `console-integrate*.png`.
+ * on the simulator's consent page (refused once, which the screen explains, then allowed) and comes
+ * back to the console showing it connected, links the wallet to the event; then creates a webhook
+ * endpoint, sees its secret once, sends a test event and sees the delivery with its attempt,
+ * pauses, rotates, retries and deletes. axe-core, 360 px, no console error or CSP refusal, and
+ * every request an operation of `/docs/openapi.json`. `SCREENSHOTS=docs/screenshots` saves the
+ * screens as `console-get-paid*.png` and `console-integrate*.png`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -67,16 +67,26 @@ describe('the console’s Get paid and Integrate screens in a browser', () => {
     const sandbox = wallet.getByRole('checkbox', { name: /Sandbox/ });
     await sandbox.click();
     // Saved when the box is usable again and still ticked.
-    await page.waitForFunction(
-      'document.querySelector(".wallet input[type=checkbox]:not(:disabled)")?.checked === true',
-    );
+    await wallet.locator('input[type=checkbox]:checked:not(:disabled)').waitFor();
     await wallet.getByLabel('Platform fee (%)').fill('2.5');
     await wallet.getByRole('button', { name: 'Save the fee' }).click();
     await wallet.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await wallet.getByText('No Mercado Pago account connected.').waitFor();
     await checkScreen(page, 'get-paid');
 
-    // 3. The seller: to the provider's consent page and back to this screen, connected.
+    // 3. The seller: to the provider's consent page and back to this screen. Refused first: the
+    //    screen says why, in words; then allowed: connected.
+    sim.denyNext();
+    await wallet.getByRole('button', { name: 'Connect a Mercado Pago account to Tech Week tickets' }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'error');
+    assert.equal(new URL(page.url()).searchParams.get('error'), 'access_denied');
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: 'The Mercado Pago account was not connected (permission was refused on Mercado Pago).',
+      })
+      .waitFor();
+    await wallet.getByText('No Mercado Pago account connected.').waitFor();
     await wallet.getByRole('button', { name: 'Connect a Mercado Pago account to Tech Week tickets' }).click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'connected');
     const back = new URL(page.url());
