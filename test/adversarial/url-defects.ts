@@ -25,6 +25,8 @@ const NOT_SELECTING = new Set([
   'GET /console/events/{event_id} event_id',
   'GET /console/events/{event_id}/editions/{edition_id} event_id',
   'GET /console/events/{event_id}/editions/{edition_id} edition_id',
+  'GET /console/events/{event_id}/payments event_id',
+  'GET /console/wallets/{wallet_id}/webhooks wallet_id',
 ]);
 /**
  * Operations whose query is open, because a provider writes it: unknown parameters are accepted

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { notFound } from '../../kernel/http/errors.ts';
 import { matchesEtag, preferredEncoding } from '../../kernel/http/precomputed.ts';
-import { errorResponses, idParams } from '../../kernel/http/schemas.ts';
+import { errorResponses, idParams, Uuid } from '../../kernel/http/schemas.ts';
 import { pickLanguage } from '../../kernel/pages/language.ts';
 import { messagePage, PAGE_CSP, sendHtml } from '../../kernel/pages/layout.ts';
 import { type ConsoleFile, consoleBuildOnce } from './console.files.ts';
@@ -31,6 +31,22 @@ const NOT_BUILT = {
   es: ['La consola no está construida', 'Ejecuta npm run build (o npm start, que la construye) y recarga.'],
 } as const;
 
+/**
+ * What the provider's callback adds to `final_redirect_url` (docs/reference/payments.md, "Connect"):
+ * the screen the seller connection returns to takes it, so the console can say how it went.
+ */
+const ConnectReturnQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union([Type.Literal('connected'), Type.Literal('error')])),
+    flow: Type.Optional(Type.Union([Type.Literal('collector'), Type.Literal('seller')])),
+    credential_id: Type.Optional(Uuid({ description: 'the seller connected (`status=connected`)' })),
+    error: Type.Optional(
+      Type.String({ maxLength: 64, description: 'why not (`status=error`), e.g. `access_denied`' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const htmlAnswer = (description: string) => ({
   description,
   content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
@@ -39,7 +55,13 @@ const htmlAnswer = (description: string) => ({
 const notModified = { description: 'not modified: the `If-None-Match` version is current', type: 'null' };
 
 /** The documentation of a screen's address (`params` for one with ids); `GET /console` says the rest. */
-function screen(operationId: string, summary: string, what: string, params?: ReturnType<typeof idParams>) {
+function screen(
+  operationId: string,
+  summary: string,
+  what: string,
+  params?: ReturnType<typeof idParams>,
+  querystring?: typeof ConnectReturnQuery,
+) {
   return {
     schema: {
       tags,
@@ -47,6 +69,7 @@ function screen(operationId: string, summary: string, what: string, params?: Ret
       summary,
       description: what,
       ...(params === undefined ? {} : { params }),
+      ...(querystring === undefined ? {} : { querystring }),
       response: {
         200: htmlAnswer('the console (`index.html`)'),
         304: notModified,
@@ -111,6 +134,33 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
       'Console: an edition (HTML)',
       'The console’s screen of an edition (the page of `GET /console`).',
       idParams('event_id', 'edition_id'),
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/events/:event_id/payments',
+    screen(
+      'getConsoleEventPayments',
+      'Console: get paid (HTML)',
+      'The console’s “Get paid” screen of an event: its payment link, the person’s wallets and their ' +
+        'Mercado Pago accounts (the page of `GET /console`). The seller connection comes back here: ' +
+        'the console gives this absolute address as `final_redirect_url`, so the callback’s ' +
+        '`status=connected` or `status=error&error=…` is added to its query.',
+      idParams('event_id'),
+      ConnectReturnQuery,
+    ),
+    sendIndex,
+  );
+
+  app.get(
+    '/console/wallets/:wallet_id/webhooks',
+    screen(
+      'getConsoleWalletWebhooks',
+      'Console: integrate (HTML)',
+      'The console’s “Integrate” screen of a wallet: its webhook endpoints and their deliveries (the ' +
+        'page of `GET /console`).',
+      idParams('wallet_id'),
     ),
     sendIndex,
   );

@@ -12,6 +12,8 @@ import { LANGUAGES, type Language, MESSAGES } from './messages.ts';
 import { EditionScreen } from './screens/edition.tsx';
 import { EventScreen } from './screens/event.tsx';
 import { EventsScreen } from './screens/events.tsx';
+import { PaymentsScreen } from './screens/payments.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
 import { ErrorNotice, Pending } from './ui.tsx';
 
 export function useSession() {
@@ -140,6 +142,8 @@ export function App() {
             <Route path="/console" component={EventsScreen} />
             <Route path="/console/events/:eventId" component={EventScreen} />
             <Route path="/console/events/:eventId/editions/:editionId" component={EditionScreen} />
+            <Route path="/console/events/:eventId/payments" component={PaymentsScreen} />
+            <Route path="/console/wallets/:walletId/webhooks" component={WebhooksScreen} />
             <Route default component={NotFound} />
           </Router>
         ) : null}

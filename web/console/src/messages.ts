@@ -3,6 +3,8 @@
  * the reference: the other two must have exactly its keys (a missing one fails the typecheck).
  * `{name}` placeholders are filled by `format`.
  */
+import { payEn, payEs, payPtBR } from './messages-pay.ts';
+
 export const LANGUAGES = ['en', 'pt-BR', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -110,10 +112,10 @@ const en = {
   unscheduled: 'unscheduled',
 };
 
-export type Messages = typeof en;
+export type Messages = typeof en & typeof payEn;
 export type MessageKey = keyof Messages;
 
-const ptBR: Messages = {
+const ptBR: typeof en = {
   languageName: 'Português (Brasil)',
   appName: 'Console do Convene',
   skipToContent: 'Pular para o conteúdo',
@@ -217,7 +219,7 @@ const ptBR: Messages = {
   unscheduled: 'sem horário',
 };
 
-const es: Messages = {
+const es: typeof en = {
   languageName: 'Español',
   appName: 'Consola de Convene',
   skipToContent: 'Saltar al contenido',
@@ -322,7 +324,11 @@ const es: Messages = {
   unscheduled: 'sin horario',
 };
 
-export const MESSAGES: Record<Language, Messages> = { en, 'pt-BR': ptBR, es };
+export const MESSAGES: Record<Language, Messages> = {
+  en: { ...en, ...payEn },
+  'pt-BR': { ...ptBR, ...payPtBR },
+  es: { ...es, ...payEs },
+};
 
 /** The first of the browser's languages the console speaks (`pt-*` is pt-BR, `es-*` es), else en. */
 export function languageOf(preferred: readonly string[]): Language {

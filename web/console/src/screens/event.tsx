@@ -399,6 +399,11 @@ export function EventScreen() {
             <span class={`tag tag-${event.data.status}`}>{t(`status_${event.data.status}`)}</span>
           </h1>
           {role === 'staff' ? <p class="hint">{t('readOnly')}</p> : null}
+          {editable ? (
+            <nav aria-label={t('eventDetails')} class="screens">
+              <a href={`/console/events/${eventId}/payments`}>{t('getPaid')}</a>
+            </nav>
+          ) : null}
           <div class="grid">
             <EventDetails key={event.data.id} event={event.data} editable={editable} />
             <Editions eventId={eventId} editable={editable} />
