@@ -12,8 +12,10 @@
  * - `scale` (bench/webhooks-scale.ts): delivery against the database's ceiling, slow and failing
  *   subscribers, one worker process against two (issue 17).
  * - `mail` (bench/mail.ts): mail through the outbox against nodemailer alone, to one SMTP server.
+ * - `console` (bench/console.ts): the organiser console's sales screen on 10,000 registrations (the
+ *   registrations' search and the sales summary) against a bare route.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: all seven).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all eight).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -26,6 +28,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   attendance: async () => (await import('./attendance.ts')).runAttendance(),
   scale: async () => (await import('./webhooks-scale.ts')).runScale(),
   mail: async () => (await import('./mail.ts')).runMail(),
+  console: async () => (await import('./console.ts')).runConsole(),
 };
 
 async function main(): Promise<number> {

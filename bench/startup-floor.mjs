@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import Fastify from 'fastify';
 
 const [dataDir, portText] = process.argv.slice(2);
@@ -16,7 +17,8 @@ if (dataDir === undefined || portText === undefined) {
   process.exit(2);
 }
 mkdirSync(`${dataDir}/pglite`, { recursive: true });
-const database = new PGlite(`${dataDir}/pglite`);
+// The extensions the service opens PGlite with (src/kernel/db/pglite.ts), so the floor loads what it loads.
+const database = new PGlite(`${dataDir}/pglite`, { extensions: { pg_trgm } });
 await database.waitReady;
 await database.query('select 1');
 

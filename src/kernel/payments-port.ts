@@ -34,6 +34,34 @@ export interface PreparedCheckout {
   checkoutUrl: string;
   preferenceId: string;
   sandbox: boolean;
+  /** The wallet's marketplace fee the preference was created with (basis points), kept on the intent. */
+  feeBps: number;
+}
+
+/** A ticket checkout's money as the organisers' sales table shows it (`PaymentsPort.paymentsOf`). */
+export interface CheckoutPayment {
+  intentId: string;
+  status: IntentStatusName;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+}
+
+/**
+ * The money of an edition's paid checkouts (intents `succeeded` or `refunded`), for one ticket
+ * type in one currency (`PaymentsPort.salesOfEdition`, docs/reference/tickets.md, "Sales").
+ */
+export interface CheckoutSales {
+  ticketTypeId: string;
+  currency: string;
+  /** Payments taken. */
+  payments: number;
+  /** What they took, in minor units. */
+  revenueCents: number;
+  /** What was given back of it. */
+  refundedCents: number;
+  /** The platform's marketplace fee on what was kept, at the fee each checkout was made with. */
+  feeCents: number;
 }
 
 export type IntentStatusName =
@@ -155,6 +183,10 @@ export interface PaymentsPort {
   prepareCheckout(db: Executor, request: CheckoutRequest): Promise<PreparedCheckout>;
   /** The intent of a checkout, or undefined for an unknown id or an intent no checkout made. */
   checkoutIntent(db: Executor, intentId: string): Promise<CheckoutIntent | undefined>;
+  /** The money of these checkouts' intents (those no checkout made are left out). */
+  paymentsOf(db: Executor, intentIds: readonly string[]): Promise<CheckoutPayment[]>;
+  /** The money of the edition's paid checkouts, per ticket type and currency. */
+  salesOfEdition(db: Executor, editionId: string): Promise<CheckoutSales[]>;
   /** Whether the intent ended without being paid (`rejected`, `cancelled`, `failed`): its checkout is dead. */
   hasEnded(db: Executor, intentId: string): Promise<boolean>;
   /** Stores the checkout's intent (`pending`) and its `payment.pending` event, in the caller's transaction. */

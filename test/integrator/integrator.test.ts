@@ -58,6 +58,9 @@ function validatorsOf(document: OpenApiDocument) {
   return {
     response: (path: string, method: string, status: number) =>
       compile(`${method} ${path} ${status}`, document.paths[path]?.[method]?.responses[String(status)]),
+    /** The media types the document gives an answer (a CSV export's `text/csv; charset=utf-8`). */
+    mediaTypes: (path: string, method: string, status: number) =>
+      Object.keys(answerOf(document.paths[path]?.[method]?.responses[String(status)])?.content ?? {}),
     webhook: (type: string) => compile(`webhook ${type}`, document.webhooks[type]?.post.requestBody),
   };
 }
@@ -96,6 +99,14 @@ describe('an integrator’s generated client (openapi-typescript + openapi-fetch
         const method = request.method.toLowerCase();
         const what = `${request.method} ${schemaPath} → ${response.status}`;
         answers.push(what);
+        // An answer that is not JSON (the CSV export) must carry a media type the document gives it.
+        const type = response.headers.get('content-type') ?? '';
+        if (!type.startsWith('application/json')) {
+          const documented = validators.mediaTypes(schemaPath, method, response.status);
+          if (!documented.includes(type))
+            mismatches.push(`${what}: ${type} not among ${documented.join(', ')}`);
+          return;
+        }
         const validate = validators.response(schemaPath, method, response.status);
         if (validate === undefined) {
           mismatches.push(`${what}: status not documented with a JSON body`);
@@ -139,6 +150,11 @@ describe('an integrator’s generated client (openapi-typescript + openapi-fetch
     });
 
     assert.equal(outcome.registrationStatus, 'confirmed');
+    assert.equal(outcome.sales.listed.length, 1);
+    assert.deepEqual([outcome.sales.sold, outcome.sales.revenueCents], [1, 15_000]);
+    const [header, row] = outcome.sales.csv.split('\r\n');
+    assert.match(header ?? '', /^registration_id,created_at,status,/);
+    assert.equal(row?.split(',')[0], outcome.sales.listed[0]);
     assert.ok(answers.length >= 14, `${answers.length} answers checked`);
     assert.deepEqual(mismatches, [], 'every answer matches the document');
 

@@ -17,5 +17,11 @@ export const actors = pgTable(
     created_at: createdAt(),
     last_seen_at: timestamptz('last_seen_at').notNull().defaultNow(),
   },
-  (table) => [index('actors_email_lower_idx').on(sql`lower(${table.email})`)],
+  (table) => [
+    index('actors_email_lower_idx').on(sql`lower(${table.email})`),
+    // The organisers' search of registrations (`q`, docs/reference/tickets.md): a substring of the
+    // e-mail or the name, case-insensitive, found through trigrams (pg_trgm) instead of a scan.
+    index('actors_email_trgm_idx').using('gin', sql`lower(${table.email}) gin_trgm_ops`),
+    index('actors_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+  ],
 );

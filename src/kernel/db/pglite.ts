@@ -4,19 +4,29 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { isUpToDate } from './migrations-state.ts';
 import { type Database, type DatabaseHandle, type DatabaseOptions, MIGRATIONS_DIR } from './types.ts';
 
+/**
+ * The extensions the migrations create (`CREATE EXTENSION`), which PGlite must be given when it
+ * opens: pg_trgm, for the registrations' search (migrations/0018_sales.sql).
+ */
+const EXTENSIONS = { pg_trgm };
+
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let client: PGlite;
   if (options.url === 'memory://') {
-    client = new PGlite(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir });
+    client = new PGlite({
+      extensions: EXTENSIONS,
+      ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+    });
   } else {
     const dir = `${options.dataDir.replace(/\/+$/, '')}/pglite`;
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = new PGlite(dir, { extensions: EXTENSIONS });
   }
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Database;

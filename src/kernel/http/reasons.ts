@@ -55,6 +55,7 @@ export const ERROR_REASONS = {
   edition_started: 'a registrant cannot cancel a paid registration once the edition has started',
   checked_in: 'a registrant cannot cancel a paid registration once it was checked in',
   test_mode_payment: 'the payment was simulated in test mode, so nothing can be given back',
+  sales_restricted: 'sales and money are for the event’s owners and admins; staff see no money',
   // ---- check-ins
   badge_unknown: 'the scanned code is not a badge issued by the service',
   wrong_edition: 'the badge belongs to another edition',

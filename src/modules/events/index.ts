@@ -44,6 +44,7 @@ import {
   registerCheckout,
   registrationRefundRoutes,
   registrationRoutes,
+  salesRoutes,
 } from './registrations/index.ts';
 import { signatureRoutes } from './signatures/index.ts';
 import { ticketRoutes } from './tickets/index.ts';
@@ -100,6 +101,7 @@ export const eventsModule: FastifyPluginAsync<EventsDeps> = async (app, deps) =>
   await app.register(signatureRoutes, { ...deps, documents, secretsKey });
   await app.register(ticketRoutes, deps);
   await app.register(registrationRoutes, registrations);
+  await app.register(salesRoutes, deps);
   await app.register(badgeRoutes, { ...deps, badgeCodes, documents });
   await app.register(checkInRoutes, { ...deps, badgeCodes });
   await app.register(participantRoutes, deps);

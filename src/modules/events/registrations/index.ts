@@ -17,3 +17,4 @@ export { retryCheckout } from './registrations.service.ts';
 export type { RegistrationRow, RegistrationStatus } from './registrations.table.ts';
 export { registrations } from './registrations.table.ts';
 export type { ParticipantBadges } from './registrations.transitions.ts';
+export { salesRoutes } from './sales.routes.ts';

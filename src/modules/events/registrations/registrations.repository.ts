@@ -1,9 +1,11 @@
 /** SQL of registrations. */
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
-import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
+import type { Page } from '../../../kernel/http/respond.ts';
 import { editions } from '../editions/index.ts';
 import { type EventRole, eventMembers, events } from '../events/index.ts';
 import { ticketTypes } from '../tickets/index.ts';
@@ -70,49 +72,157 @@ export async function findRegistrationWithAccess(
   return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
 
-export type RegistrationListRow = RegistrationRow & { email: string; ticket_name: string };
+export type RegistrationListRow = RegistrationRow & {
+  email: string;
+  name: string | null;
+  ticket_name: string;
+};
 
-/** Newest first, with the holder's e-mail and the ticket type's name. */
-export function listRegistrations(
+/** The filters of the organisers' listing and export (`RegistrationFilters` of the schemas). */
+export interface RegistrationFilter {
+  /** A part of the e-mail or name, any case. */
+  q?: string | undefined;
+  status?: readonly RegistrationStatus[] | undefined;
+  ticketTypeId?: string | undefined;
+  /** Through a checkout (an intent) or not. */
+  paid?: boolean | undefined;
+}
+
+/** `text` as a LIKE pattern matching it anywhere: its own `%`, `_` and `\` taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
+ * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
+ * The statuses are one array parameter, so the statement's text depends only on which filters are
+ * given, never on how many statuses (`runNamed`).
+ */
+function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
+  const pattern = filter.q === undefined ? undefined : containing(filter.q);
+  return and(
+    eq(registrations.edition_id, editionId),
+    filter.status === undefined
+      ? undefined
+      : sql`${registrations.status} = any(${`{${filter.status.join(',')}}`}::text[])`,
+    filter.ticketTypeId === undefined ? undefined : eq(registrations.ticket_type_id, filter.ticketTypeId),
+    filter.paid === undefined
+      ? undefined
+      : filter.paid
+        ? isNotNull(registrations.intent_id)
+        : isNull(registrations.intent_id),
+    pattern === undefined
+      ? undefined
+      : or(
+          sql`lower(${actors.email}) like lower(${pattern})`,
+          sql`lower(${actors.name}) like lower(${pattern})`,
+        ),
+  ) as SQL;
+}
+
+/**
+ * A query run as a named prepared statement, named after its text: a server parses each text once
+ * per connection (the listing's texts differ only by which filters are given, a handful).
+ */
+function runNamed<T>(query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T> } }) {
+  const digest = createHash('sha1').update(query.toSQL().sql).digest('base64url').slice(0, 16);
+  return query.prepare(`registrations_list_${digest}`).execute();
+}
+
+/** The columns of a listed registration: the row, the holder's e-mail and name, the ticket's name. */
+const listColumns = {
+  id: registrations.id,
+  edition_id: registrations.edition_id,
+  ticket_type_id: registrations.ticket_type_id,
+  user_id: registrations.user_id,
+  status: registrations.status,
+  status_reason: registrations.status_reason,
+  language: registrations.language,
+  intent_id: registrations.intent_id,
+  hold_expires_at: registrations.hold_expires_at,
+  checkout_url: registrations.checkout_url,
+  created_by: registrations.created_by,
+  created_at: registrations.created_at,
+  updated_at: registrations.updated_at,
+  cancelled_at: registrations.cancelled_at,
+  email: actors.email,
+  name: actors.name,
+  ticket_name: ticketTypes.name,
+};
+
+/** The listing's rows; with `isCounted`, each also carries the total of the filtered rows. */
+function selectListed(db: Executor, isCounted: boolean, condition: SQL) {
+  return db
+    .select({ ...listColumns, total: isCounted ? totalOver : sql<number>`0`.mapWith(Number) })
+    .from(registrations)
+    .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+    .where(condition)
+    .orderBy(desc(registrations.created_at), desc(registrations.id));
+}
+
+const withoutTotal = ({ total: _total, ...row }: RegistrationListRow & { total: number }) => row;
+
+/**
+ * Newest first, filtered, with the holder's e-mail and name and the ticket type's name. A search
+ * (`q`) matches few rows, found through the trigram indexes: they are counted in the same statement
+ * (`count(*) over ()`). Without one, the page is read down the edition's index and the rows are
+ * counted apart (a window count would join every row of the edition to read twenty). The
+ * statements are named after their text (`runNamed`), so a server parses each once per connection:
+ * parsing and planning the joins cost more than running them (bench/README.md, "Organiser console").
+ */
+export async function listRegistrations(
   db: Executor,
   editionId: string,
-  status: RegistrationRow['status'] | undefined,
+  filter: RegistrationFilter,
   window: Window,
-) {
-  const where = and(
-    eq(registrations.edition_id, editionId),
-    status === undefined ? undefined : eq(registrations.status, status),
-  );
-  return pageOf<RegistrationListRow>(
-    window,
-    db
-      .select({
-        id: registrations.id,
-        edition_id: registrations.edition_id,
-        ticket_type_id: registrations.ticket_type_id,
-        user_id: registrations.user_id,
-        status: registrations.status,
-        status_reason: registrations.status_reason,
-        language: registrations.language,
-        intent_id: registrations.intent_id,
-        hold_expires_at: registrations.hold_expires_at,
-        checkout_url: registrations.checkout_url,
-        created_by: registrations.created_by,
-        created_at: registrations.created_at,
-        updated_at: registrations.updated_at,
-        cancelled_at: registrations.cancelled_at,
-        email: actors.email,
-        ticket_name: ticketTypes.name,
-      })
-      .from(registrations)
-      .innerJoin(actors, eq(actors.user_id, registrations.user_id))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
-      .where(where)
-      .orderBy(desc(registrations.created_at), desc(registrations.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ total: countAll }).from(registrations).where(where),
-  );
+): Promise<Page<RegistrationListRow>> {
+  const condition = filterCondition(editionId, filter);
+  const counted = async () => {
+    const count = db.select({ total: countAll }).from(registrations);
+    const [row] = await runNamed(
+      (filter.q === undefined
+        ? count
+        : count.innerJoin(actors, eq(actors.user_id, registrations.user_id))
+      ).where(condition),
+    );
+    return row?.total ?? 0;
+  };
+  const page = (isCounted: boolean) =>
+    runNamed(selectListed(db, isCounted, condition).limit(window.limit).offset(window.offset));
+  if (filter.q === undefined) {
+    const [rows, total] = await Promise.all([page(false), counted()]);
+    return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
+  }
+  const rows = await page(true);
+  // An empty page past the end carries no total: that one is counted apart.
+  const total = rows[0]?.total ?? (window.offset === 0 ? 0 : await counted());
+  return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
+}
+
+/**
+ * A batch of the filtered listing after `after` (the last row of the batch before, in the
+ * listing's order), for an export that walks every row without holding them all (keyset paging:
+ * each batch is found by the index, however deep).
+ */
+export async function listRegistrationsAfter(
+  db: Executor,
+  editionId: string,
+  filter: RegistrationFilter,
+  after: { created_at: Date; id: string } | undefined,
+  limit: number,
+): Promise<RegistrationListRow[]> {
+  const condition = filterCondition(editionId, filter);
+  const rows = await selectListed(
+    db,
+    false,
+    after === undefined
+      ? condition
+      : (and(
+          condition,
+          sql`(${registrations.created_at}, ${registrations.id}) < (${after.created_at.toISOString()}::timestamptz, ${after.id}::uuid)`,
+        ) as SQL),
+  ).limit(limit);
+  return rows.map(withoutTotal);
 }
 
 /** The registration paid by `intentId`, locked until the end of the caller's transaction. */

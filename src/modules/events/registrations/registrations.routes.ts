@@ -18,6 +18,7 @@ import { type RegistrantCheckIns, refundRegistration } from './refunds.service.t
 import {
   CANCELLED_EXAMPLE,
   CreateRegistrationBody,
+  filterOf,
   PENDING_PAYMENT_EXAMPLE,
   REFUNDED_EXAMPLE,
   REGISTRATION_LIST_EXAMPLE,
@@ -27,6 +28,7 @@ import {
 } from './registrations.schemas.ts';
 import * as registrations from './registrations.service.ts';
 import type { ParticipantBadges } from './registrations.transitions.ts';
+import * as sales from './sales.service.ts';
 
 const tags = ['Tickets and registrations'];
 
@@ -152,8 +154,14 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<RegistrationsContext>
         operationId: 'listRegistrations',
         summary: 'List registrations',
         description:
-          'Staff or above. Every registration of the edition, newest first, with the holder e-mail and the ' +
-          'ticket name; `status` filters (`confirmed` or `cancelled`).',
+          'Staff or above (403 for others; 404 for a draft event to a non-member). The registrations of the ' +
+          'edition, newest first, paged, each with the holder’s e-mail and name and the ticket’s name; for ' +
+          'owners and admins also its checkout’s money (`amount_cents`, `refunded_cents`, `currency`, ' +
+          '`payment_status`; null for a free registration, and always null for staff, who see no money). ' +
+          'Filters, combined: `q` (a part of the e-mail or name, any case), `status` (one or more, ' +
+          'repeated), `ticket_type_id`, `paid` (`true`: made through a checkout; `false`: free). A bad ' +
+          'filter is a 400 naming it (`query.status`, …). The same filters export as CSV: ' +
+          '`GET /editions/{edition_id}/registrations.csv`.',
         params: idParams('edition_id'),
         querystring: RegistrationListQuery,
         response: {
@@ -165,11 +173,11 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<RegistrationsContext>
     async (request) =>
       paginated(
         request,
-        await registrations.listRegistrations(
-          db,
+        await sales.listRegistrations(
+          deps,
           request.params.edition_id,
           actorOf(request),
-          request.query.status,
+          filterOf(request.query),
           pageWindow(request.query),
         ),
       ),

@@ -35,12 +35,37 @@ export const Registration = Type.Object(
 );
 export type Registration = Static<typeof Registration>;
 
-/** An item of the staff listing: the registration with the holder's e-mail and ticket name. */
+/**
+ * An item of the staff listing: the registration with the holder's e-mail, name and ticket name,
+ * and, for owners and admins, its checkout's money (what a sales table shows).
+ */
 export const RegistrationListItem = Type.Object(
   {
     ...Registration.properties,
     email: Type.String({ description: "the registered person's e-mail (actor directory)" }),
+    name: Nullable(
+      Type.String({
+        description: "the registered person's name (their token's `name` claim), null when they gave none",
+      }),
+    ),
     ticket_name: Type.String(),
+    amount_cents: Nullable(
+      Type.Integer({
+        description:
+          'what its checkout charges or charged, in minor units of `currency`; null for a free ' +
+          'registration, and for a staff caller (staff see no money)',
+      }),
+    ),
+    refunded_cents: Nullable(
+      Type.Integer({ description: 'what was given back of `amount_cents`; null as `amount_cents`' }),
+    ),
+    currency: Nullable(Type.String({ description: 'ISO 4217 code of the payment; null as `amount_cents`' })),
+    payment_status: Nullable(
+      Type.String({
+        description:
+          'the status of its checkout’s intent (`pending`, `succeeded`, `refunded`, …); null as `amount_cents`',
+      }),
+    ),
   },
   { title: 'RegistrationListItem' },
 );
@@ -63,10 +88,52 @@ export const CreateRegistrationBody = Type.Object(
 );
 export type CreateRegistrationBody = Static<typeof CreateRegistrationBody>;
 
+/**
+ * The filters of the registrations' listing and of its CSV export (docs/reference/tickets.md,
+ * "Sales"), combined with AND.
+ */
+export const RegistrationFilters = {
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'a part of the registered person’s e-mail or name, any case (`?q=souza`); a trigram index ' +
+        'finds it, so give three characters or more on a large edition',
+    }),
+  ),
+  status: Type.Optional(
+    Type.Array(RegistrationStatus, {
+      minItems: 1,
+      maxItems: REGISTRATION_STATUSES.length,
+      description: 'one or more statuses, repeated: `?status=confirmed&status=refunded`',
+    }),
+  ),
+  ticket_type_id: Type.Optional(Uuid({ description: 'only this ticket type’s registrations' })),
+  paid: Type.Optional(
+    Type.Boolean({
+      description:
+        '`true`: registrations made through a checkout (with an `intent_id`, whatever came of it); ' +
+        '`false`: free ones, staff’s free registrations of a paid ticket included',
+    }),
+  ),
+};
+
+/** The filters of a listing or export query, as the repository takes them. */
+export function filterOf(query: {
+  q?: string | undefined;
+  status?: Array<(typeof REGISTRATION_STATUSES)[number]> | undefined;
+  ticket_type_id?: string | undefined;
+  paid?: boolean | undefined;
+}) {
+  return { q: query.q, status: query.status, ticketTypeId: query.ticket_type_id, paid: query.paid };
+}
+
 export const RegistrationListQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(RegistrationStatus) },
+  { ...PageQuery, ...RegistrationFilters },
   { additionalProperties: false },
 );
+export type RegistrationListQuery = Static<typeof RegistrationListQuery>;
 
 export const REGISTRATION_EXAMPLE = {
   id: '01937a51-3333-7000-8000-000000000030',
@@ -86,8 +153,15 @@ export const REGISTRATION_EXAMPLE = {
 
 export const REGISTRATION_LIST_EXAMPLE = {
   ...REGISTRATION_EXAMPLE,
+  intent_id: '01937a52-4444-7000-8000-000000000040',
+  hold_expires_at: '2026-11-22T10:15:00.000Z',
   email: 'carla@example.com',
+  name: 'Carla Souza',
   ticket_name: TICKET_TYPE_EXAMPLE.name,
+  amount_cents: 4900,
+  refunded_cents: 0,
+  currency: 'BRL',
+  payment_status: 'succeeded',
 };
 
 export const PENDING_PAYMENT_EXAMPLE = {

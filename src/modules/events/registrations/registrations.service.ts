@@ -8,7 +8,6 @@ import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import { describeConstraint } from '../../../kernel/db/errors.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
-import type { Window } from '../../../kernel/db/paging.ts';
 import { AppError, conflict, notFound } from '../../../kernel/http/errors.ts';
 import { type Serialized, serialize } from '../../../kernel/http/respond.ts';
 import type { EditionRow } from '../editions/index.ts';
@@ -211,18 +210,6 @@ export async function retryCheckout(
  */
 export async function getRegistration(db: Database, registrationId: string, actor: Identity) {
   return serialize(await requireRegistrationAccess(db, registrationId, actor, 'staff', true));
-}
-
-export async function listRegistrations(
-  db: Database,
-  editionId: string,
-  actor: Identity,
-  status: RegistrationRow['status'] | undefined,
-  window: Window,
-) {
-  await requireEditionRole(db, editionId, actor, 'staff');
-  const page = await repo.listRegistrations(db, editionId, status, window);
-  return { ...page, items: page.items.map(serialize) };
 }
 
 /** What a cancellation needs: the transitions' ports and whether a registrant was checked in. */

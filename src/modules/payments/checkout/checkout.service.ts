@@ -18,10 +18,12 @@ import type {
 import { findSellerOfWallet, NoSellerTokens, type SellerRow, withSellerToken } from '../connections/index.ts';
 import {
   enqueueDeliveries,
+  findCheckoutMoney,
   findIntent,
   insertIntent,
   insertPaymentEvent,
   recordEvent,
+  sumCheckoutSales,
 } from '../intents/index.ts';
 import { feeMinor } from '../providers/index.ts';
 import { findOwnedWallet, findWallet } from '../wallets/index.ts';
@@ -95,6 +97,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
           checkoutUrl: wallet.sandbox ? preference.sandboxInitPoint : preference.initPoint,
           preferenceId: preference.id,
           sandbox: wallet.sandbox,
+          feeBps: wallet.fee_bps,
         };
       } catch (error) {
         if (error instanceof NoSellerTokens) {
@@ -119,6 +122,27 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
       };
     },
 
+    async paymentsOf(db, intentIds) {
+      return (await findCheckoutMoney(db, intentIds)).map((row) => ({
+        intentId: row.id,
+        status: row.status,
+        amountCents: row.amount_cents,
+        refundedCents: row.refunded_cents,
+        currency: row.currency,
+      }));
+    },
+
+    async salesOfEdition(db, editionId) {
+      return (await sumCheckoutSales(db, editionId)).map((row) => ({
+        ticketTypeId: row.ticket_type_id,
+        currency: row.currency,
+        payments: row.payments,
+        revenueCents: row.revenue_cents,
+        refundedCents: row.refunded_cents,
+        feeCents: row.fee_cents,
+      }));
+    },
+
     async hasEnded(db, intentId) {
       const status = (await findIntent(db, intentId))?.status;
       return status === 'rejected' || status === 'cancelled' || status === 'failed';
@@ -136,6 +160,7 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
         status: 'pending',
         status_detail: null,
         provider_data: { preference_id: prepared.preferenceId },
+        fee_bps: prepared.feeBps,
         metadata: request.metadata,
       });
       await recordEvent(tx, intent, PROVIDER, outbox);

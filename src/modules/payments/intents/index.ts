@@ -9,6 +9,7 @@ export {
   addRefund,
   type EventFilter,
   enqueueDeliveries,
+  findCheckoutMoney,
   findEventOfOwner,
   findIntent,
   findIntentByTransaction,
@@ -17,6 +18,7 @@ export {
   insertPaymentEvent,
   listEventsOfWallet,
   lockIntent,
+  sumCheckoutSales,
 } from './intents.repository.ts';
 export { intentRoutes } from './intents.routes.ts';
 export { INTENT_EXAMPLE, Intent, RefundIntentBody } from './intents.schemas.ts';

@@ -20,6 +20,56 @@ import {
 
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
 
+/** What a paid checkout's intent took (`succeeded`) or took and gave back (`refunded`). */
+const PAID = sql`${intents.status} in ('succeeded', 'refunded')`;
+
+/**
+ * The money of ticket checkouts' intents among `ids` (an intent with no `fee_bps` was made by no
+ * checkout and is left out): one statement for a page of registrations, prepared on a server like
+ * the next one (the organisers' sales screen asks both often).
+ */
+export function findCheckoutMoney(db: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return queryRowsPrepared<{
+    id: string;
+    status: IntentStatus;
+    amount_cents: number;
+    refunded_cents: number;
+    currency: string;
+  }>(
+    db,
+    'checkout_money',
+    sql`select id, status, amount_cents::float8 as amount_cents, refunded_cents::float8 as refunded_cents, currency
+          from ${intents}
+         where id = any(${`{${ids.join(',')}}`}::uuid[]) and fee_bps is not null`,
+  );
+}
+
+/**
+ * The sums of an edition's paid checkouts per ticket type and currency, found by the edition their
+ * checkout wrote in `metadata` (`intents_checkout_edition_idx`). The platform's fee is on what was
+ * kept: the provider gives the marketplace fee back with a refund, in proportion.
+ */
+export function sumCheckoutSales(db: Executor, editionId: string) {
+  return queryRowsPrepared<{
+    ticket_type_id: string;
+    currency: string;
+    payments: number;
+    revenue_cents: number;
+    refunded_cents: number;
+    fee_cents: number;
+  }>(
+    db,
+    'checkout_sales_of_edition',
+    sql`select metadata ->> 'ticket_type_id' as ticket_type_id, currency, count(*)::int as payments,
+               sum(amount_cents)::float8 as revenue_cents, sum(refunded_cents)::float8 as refunded_cents,
+               sum(round((amount_cents - refunded_cents) * fee_bps / 10000.0))::float8 as fee_cents
+          from ${intents}
+         where (metadata ->> 'edition_id') = ${editionId} and fee_bps is not null and ${PAID}
+         group by 1, 2`,
+  );
+}
+
 export async function findIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
   const [row] = await db.select().from(intents).where(eq(intents.id, id)).limit(1);
   return row;

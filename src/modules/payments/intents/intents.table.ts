@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
 import { sellers } from '../connections/connections.table.ts';
 import { INTENT_STATUS_DETAILS, INTENT_STATUSES, PROVIDERS } from '../providers/index.ts';
@@ -29,6 +29,13 @@ export const intents = pgTable(
     /** What the provider gave back so far (docs/reference/checkout.md: a partial refund keeps `succeeded`). */
     refunded_cents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     currency: text('currency').notNull(),
+    /**
+     * The wallet's marketplace fee (basis points) sent with a ticket checkout's preference, so the
+     * platform's fee on it is known later whatever the wallet's fee is then (the sales summary,
+     * docs/reference/tickets.md). Null for an intent no checkout made (test mode): it names the
+     * checkouts, whose `metadata` the service wrote itself.
+     */
+    fee_bps: integer('fee_bps'),
     sandbox: boolean('sandbox').notNull(),
     provider: text('provider', { enum: PROVIDERS }).notNull(),
     status: text('status', { enum: INTENT_STATUSES }).notNull(),
@@ -42,6 +49,12 @@ export const intents = pgTable(
     index('intents_wallet_created_idx').on(table.wallet_id, table.created_at),
     // Inbound notifications find their intent by the provider's transaction id (issue 6).
     index('intents_transaction_idx').on(table.provider, sql`(${table.provider_data} ->> 'transaction_id')`),
+    // A ticket checkout's intents by edition (the sales summary): checkouts only, as their metadata
+    // is the service's own (a test-mode intent's is whatever its creator sent).
+    index('intents_checkout_edition_idx')
+      .on(sql`(${table.metadata} ->> 'edition_id')`)
+      .where(sql`${table.fee_bps} is not null`),
+    check('intents_fee_check', sql`${table.fee_bps} between 0 and 10000`),
     check('intents_refunded_check', sql`${table.refunded_cents} between 0 and ${table.amount_cents}`),
     check('intents_amount_check', sql`${table.amount_cents} > 0`),
     check('intents_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
@@ -81,7 +94,9 @@ export type IntentRow = typeof intents.$inferSelect;
 /** What an intent is, before the database adds its timestamps. */
 export type IntentFields = Omit<IntentRow, 'created_at' | 'updated_at'>;
 /** An intent to create: the collector is the wallet's, as bound when the statement runs. */
-export type NewIntent = Omit<IntentFields, 'collector_id' | 'refunded_cents'>;
+export type NewIntent = Omit<IntentFields, 'collector_id' | 'refunded_cents' | 'fee_bps'> & {
+  fee_bps?: number | null;
+};
 
 /**
  * Why a test-mode intent was not created, in the order the checks apply: the wallet is not the

@@ -146,6 +146,7 @@ export async function createIntent(
     refusal: undefined,
     intent: {
       ...values,
+      fee_bps: values.fee_bps ?? null,
       collector_id: row.collector_id,
       refunded_cents: 0,
       created_at: createdAt,
