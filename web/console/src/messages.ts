@@ -3,6 +3,8 @@
  * the reference: the other two must have exactly its keys (a missing one fails the typecheck).
  * `{name}` placeholders are filled by `format`.
  */
+import { TALK_SELL_MESSAGES, type TalkSellMessages } from './messages-talk-sell.ts';
+
 export const LANGUAGES = ['en', 'pt-BR', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -108,12 +110,13 @@ const en = {
   maxParticipants: 'Places',
   staffOnly: 'Staff only',
   unscheduled: 'unscheduled',
+  ...TALK_SELL_MESSAGES.en,
 };
 
 export type Messages = typeof en;
 export type MessageKey = keyof Messages;
 
-const ptBR: Messages = {
+const ptBR: Omit<Messages, keyof TalkSellMessages> = {
   languageName: 'Português (Brasil)',
   appName: 'Console do Convene',
   skipToContent: 'Pular para o conteúdo',
@@ -217,7 +220,7 @@ const ptBR: Messages = {
   unscheduled: 'sem horário',
 };
 
-const es: Messages = {
+const es: Omit<Messages, keyof TalkSellMessages> = {
   languageName: 'Español',
   appName: 'Consola de Convene',
   skipToContent: 'Saltar al contenido',
@@ -322,7 +325,11 @@ const es: Messages = {
   unscheduled: 'sin horario',
 };
 
-export const MESSAGES: Record<Language, Messages> = { en, 'pt-BR': ptBR, es };
+export const MESSAGES: Record<Language, Messages> = {
+  en,
+  'pt-BR': { ...ptBR, ...TALK_SELL_MESSAGES['pt-BR'] },
+  es: { ...es, ...TALK_SELL_MESSAGES.es },
+};
 
 /** The first of the browser's languages the console speaks (`pt-*` is pt-BR, `es-*` es), else en. */
 export function languageOf(preferred: readonly string[]): Language {
