@@ -9,37 +9,15 @@
  * screen at phone and desktop width as `console-*.png`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it, type TestContext } from 'node:test';
-import type { Page } from 'playwright-core';
-import { accessibilityProblems, screenshot, sharedBrowser } from '../../../test/browser.ts';
+import { after, before, describe, it } from 'node:test';
+import { sharedBrowser } from '../../../test/browser.ts';
 import { ensureConsoleBuilt } from '../../../test/console-build.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../../test/harness.ts';
 import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-provider.ts';
+import { consoleHelpers, operationsOf } from './console.browser.fixtures.ts';
 
 const HOST = 'convene.test';
 const browser = sharedBrowser({ [HOST]: '127.0.0.1' });
-
-/** `METHOD path` of every operation of the document, as a matcher of concrete requests. */
-function operationsOf(
-  document: OpenApiDocument,
-): Array<{ key: string; test: (method: string, path: string) => boolean }> {
-  return Object.entries(document.paths).flatMap(([template, item]) =>
-    Object.keys(item).map((method) => {
-      const pattern = template
-        .split(/(\{[^}]+\})/)
-        .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
-      const regex = new RegExp(`^${pattern}$`);
-      const verb = method.toUpperCase();
-      return {
-        key: `${verb} ${template}`,
-        // HEAD is answered wherever GET is (Fastify's HEAD routes).
-        test: (requested: string, path: string) =>
-          (requested === verb || (requested === 'HEAD' && verb === 'GET')) && regex.test(path),
-      };
-    }),
-  );
-}
 
 describe('the organiser console in a browser', () => {
   let idp: OidcProviderFixture;
@@ -63,80 +41,11 @@ describe('the organiser console in a browser', () => {
     await idp?.close();
   });
 
-  /**
-   * A new browser at `/console`, recording requests, console errors and CSP refusals. A refusal the
-   * test provokes on purpose is added to `refusals` (`<status> <path>`) first; the session probe's
-   * 401 before sign-in is one the console always expects.
-   */
-  async function openConsole(context: TestContext, locale = 'en-US') {
-    const launched = await browser.get(context);
-    if (launched === undefined) return undefined;
-    const browserContext = await launched.newContext({ locale, viewport: { width: 1280, height: 800 } });
-    context.after(() => browserContext.close());
-    const page = await browserContext.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
-    const refusals = new Set(['401 /auth/session']);
-    const isRefusal = (status: number, url: string) =>
-      url.startsWith(origin) && refusals.has(`${status} ${new URL(url).pathname}`);
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.origin === origin) requests.push(`${request.method()} ${url.pathname}`);
-    });
-    page.on('requestfailed', (request) => {
-      if (request.url().startsWith(origin))
-        problems.push(`${request.url()}: ${request.failure()?.errorText}`);
-    });
-    page.on('response', (response) => {
-      const status = response.status();
-      if (response.url().startsWith(origin) && status >= 400 && !isRefusal(status, response.url())) {
-        problems.push(`${status} ${response.request().method()} ${response.url()}`);
-      }
-    });
-    page.on('console', (message) => {
-      if (/Refused to|Content Security Policy/.test(message.text())) problems.push(`CSP: ${message.text()}`);
-      const status = Number(/responded with a status of (\d+)/.exec(message.text())?.[1]);
-      const isExpected = isRefusal(status, message.location().url);
-      if (message.type() === 'error' && message.location().url.startsWith(origin) && !isExpected) {
-        problems.push(`console: ${message.location().url}: ${message.text()}`);
-      }
-    });
-    page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
-    await page.goto(`${origin}/console`);
-    return { page, requests, problems, refusals };
-  }
-
-  /** Through the console's sign-in link and the provider's page, back to where the console was. */
-  async function signIn(page: Page, account: string, linkName = 'Sign in') {
-    await page.getByRole('link', { name: linkName }).click();
-    await page.getByLabel('Account').fill(account);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${origin}/console`);
-  }
-
-  /** axe-core's verdict, nothing wider than a 360 px phone, and the screenshots of the screen. */
-  async function checkScreen(page: Page, name: string) {
-    assert.deepEqual(
-      await accessibilityProblems(page),
-      [],
-      `${name}: axe-core, no serious or critical violation`,
-    );
-    const size = page.viewportSize();
-    await page.setViewportSize({ width: 360, height: 740 });
-    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-    assert.ok(width <= 360, `${name}: fits a 360 px phone (${width} px wide)`);
-    if (size !== null) await page.setViewportSize(size);
-    await screenshot(page, `console-${name}`);
-  }
-
-  function expectDocumented(requests: string[]) {
-    const undocumented = requests.filter((request) => {
-      const [method = '', path = ''] = request.split(' ');
-      return !operations.some((operation) => operation.test(method, path));
-    });
-    assert.deepEqual(undocumented, [], 'every request of the console is an operation of /docs/openapi.json');
-    assert.ok(requests.some((request) => request.startsWith('POST /events/')));
-  }
+  const { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf } = consoleHelpers(() => ({
+    browser,
+    origin,
+    operations,
+  }));
 
   it('sets up an event, an edition, a paid ticket and a program, publishes them and invites a colleague', async (context) => {
     const opened = await openConsole(context);
@@ -330,10 +239,6 @@ describe('the organiser console in a browser', () => {
     assert.ok(await page.getByLabel('Name', { exact: true }).isDisabled(), 'the details are read-only');
     await checkScreen(page, 'event-staff');
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
-    const undocumented = requests.filter(
-      (request) =>
-        !operations.some((operation) => operation.test(...(request.split(' ') as [string, string]))),
-    );
-    assert.deepEqual(undocumented, []);
+    assert.deepEqual(undocumentedOf(requests), []);
   });
 });

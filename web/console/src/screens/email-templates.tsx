@@ -27,10 +27,26 @@ const PREVIEW_WIDTH = 640;
 const PREVIEW_HEIGHT = 1100;
 const DEBOUNCE_MS = 400;
 
-/** The rendered HTML of a mail as an SVG image's `data:` URL (see the module's comment). */
+const STYLE_TAG = /<(\/?)style\b/gi;
+const STYLE_ATTRIBUTE = /(\s)style(\s*=)/gi;
+const HIDDEN_TAG = /<(\/?)convene-style\b/g;
+const HIDDEN_ATTRIBUTE = /(\s)data-convene-style=/g;
+
+/**
+ * The rendered HTML of a mail as an SVG image's `data:` URL (see the module's comment). An image's
+ * content must be XML, so the HTML is parsed and serialized as XHTML; but the parser checks the
+ * page's CSP, and would refuse (and report) every inline style. So styles are renamed inside the
+ * tags before parsing and named back in the XHTML text: nothing styled ever enters this page.
+ */
 export function mailImage(html: string): string {
-  const document = new DOMParser().parseFromString(html, 'text/html');
-  const xhtml = new XMLSerializer().serializeToString(document.documentElement);
+  const disguised = html.replace(/<[a-zA-Z/][^>]*>/g, (tag) =>
+    tag.replace(STYLE_TAG, '<$1convene-style').replace(STYLE_ATTRIBUTE, '$1data-convene-style$2'),
+  );
+  const document = new DOMParser().parseFromString(disguised, 'text/html');
+  const xhtml = new XMLSerializer()
+    .serializeToString(document.documentElement)
+    .replace(HIDDEN_TAG, '<$1style')
+    .replace(HIDDEN_ATTRIBUTE, '$1style=');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}">` +
     `<rect width="100%" height="100%" fill="#ffffff"/>` +
@@ -110,7 +126,8 @@ function Preview({
           <p class="preview-subject">
             <strong>{t('subject')}:</strong> <span data-testid="preview-subject">{preview.data.subject}</span>
           </p>
-          <div class="preview-frame">
+          {/* Scrolls when the mail is taller than the frame: focusable, so the keyboard scrolls it too. */}
+          <div class="preview-frame" tabIndex={0} role="group" aria-label={t('preview')}>
             <img
               src={mailImage(preview.data.html)}
               alt={t('previewOf', { subject: preview.data.subject })}
