@@ -10,8 +10,8 @@ import type { Page } from 'playwright-core';
 import { accessibilityProblems, screenshot, type sharedBrowser } from '../../../test/browser.ts';
 import type { OpenApiDocument } from '../../../test/harness.ts';
 
-export /** `METHOD path` of every operation of the document, as a matcher of concrete requests. */
-function operationsOf(
+/** `METHOD path` of every operation of the document, as a matcher of concrete requests. */
+export function operationsOf(
   document: OpenApiDocument,
 ): Array<{ key: string; test: (method: string, path: string) => boolean }> {
   return Object.entries(document.paths).flatMap(([template, item]) =>

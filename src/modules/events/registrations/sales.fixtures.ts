@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 
-export /** RFC 4180 as a spreadsheet reads it: quoted fields may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
+/** RFC 4180 as a spreadsheet reads it: quoted fields may hold commas, quotes (doubled) and line breaks. */
+export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';

@@ -126,8 +126,7 @@ function Preview({
           <p class="preview-subject">
             <strong>{t('subject')}:</strong> <span data-testid="preview-subject">{preview.data.subject}</span>
           </p>
-          {/* Scrolls when the mail is taller than the frame: focusable, so the keyboard scrolls it too. */}
-          <div class="preview-frame" tabIndex={0} role="group" aria-label={t('preview')}>
+          <div class="preview-frame">
             <img
               src={mailImage(preview.data.html)}
               alt={t('previewOf', { subject: preview.data.subject })}
