@@ -194,7 +194,7 @@ export interface PaymentsPort {
   /** Schedules a full refund of the intent (a job: the provider is called after commit). */
   requestRefund(tx: Executor, intentId: string, reason: string): Promise<void>;
   /**
-   * Refunds the intent now at the provider (all that is left), as its wallet's owner or on behalf
+   * Refunds the intent now at the provider (`amountCents`, or all that is left), as its wallet's owner or on behalf
    * of the event's staff. Serialised per intent: while another refund of it is in flight (or its
    * outcome is being confirmed) this is a 409 and the provider is not asked. A provider refusal is
    * a 502 that changes nothing; a provider failure that leaves the outcome unknown is a 502 after
@@ -202,7 +202,7 @@ export interface PaymentsPort {
    * provider payment (a test-mode one) is a 409 with `error.reason` NO_PROVIDER_PAYMENT. The
    * transition to `refunded` is announced like any other, carrying `reason` (`refundReason`).
    */
-  refundNow(db: Database, intentId: string, reason?: string): Promise<void>;
+  refundNow(db: Database, intentId: string, reason?: string, amountCents?: number): Promise<void>;
   /**
    * Writes a registration event, with its deliveries, for the webhook endpoints of the wallet of
    * `data.intent_id`, in the caller's transaction.

@@ -1,16 +1,17 @@
 /**
- * Refunds of paid registrations and intents (docs/reference/checkout.md), the event's payment link, and the
+ * Refunds of paid registrations (full and partial) and intents (docs/reference/checkout.md), the event's payment link, and the
  * seller's token refresh, over real HTTP against the Mercado Pago simulator.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expectError, expectOk } from '../../../../test/assertions.ts';
+import { expectError, expectFields, expectOk } from '../../../../test/assertions.ts';
 import type { TestUser } from '../../../../test/harness.ts';
 import type { Intent } from '../../payments/intents/intents.schemas.ts';
 import type { Wallet } from '../../payments/wallets/wallets.schemas.ts';
 import type { PaymentLink } from '../payment-links/payment-links.schemas.ts';
 import { checkoutHelpers, until, useCheckoutBench } from './checkout.fixtures.ts';
-import type { Registration } from './registrations.schemas.ts';
+import type { Registration, RegistrationListItem } from './registrations.schemas.ts';
+import type { SalesSummary } from './sales.schemas.ts';
 
 describe('refunds', () => {
   const bench = useCheckoutBench();
@@ -52,6 +53,57 @@ describe('refunds', () => {
       'refund notification answered',
     );
     expectError(await refundRegistration(registration.id, admin), 409, 'CONFLICT');
+  });
+
+  it('refunds part of a registration: it stays confirmed with the amount recorded; the rest ends it', async () => {
+    const { t, admin, sim } = bench();
+    const { edition, payer, registration, payment } = await h.paidRegistration();
+    const refund = (body: Record<string, unknown>) =>
+      t.post<Registration>(`/registrations/${registration.id}/refund`, { token: admin.token, body });
+    const listed = async () =>
+      expectOk(
+        await t.get<RegistrationListItem[]>(`/editions/${edition.id}/registrations`, {
+          token: admin.token,
+        }),
+      )[0]!;
+
+    const partly = expectOk(await refund({ amount_cents: 1000, reason: 'Lunch was not served' }));
+    assert.deepEqual([partly.status, partly.status_reason], ['confirmed', null]);
+    assert.deepEqual(
+      sim.refunds.filter((made) => made.paymentId === payment.id).map((made) => made.amount),
+      [10],
+    );
+    const item = await listed();
+    assert.deepEqual(
+      [item.status, item.amount_cents, item.refunded_cents, item.payment_status],
+      ['confirmed', 5050, 1000, 'succeeded'],
+    );
+    const badge = (await h.emissions(edition.id)).find((emission) => emission.user_id === payer.id);
+    assert.equal(badge?.status, 'active');
+    const sales = expectOk(
+      await t.get<SalesSummary>(`/editions/${edition.id}/sales`, { token: admin.token }),
+    );
+    assert.equal(sales.counts.sold, 1);
+    // The bench's wallet takes 10 % of what was kept: 4050.
+    assert.deepEqual(sales.money, [
+      {
+        currency: 'BRL',
+        payments: 1,
+        revenue_cents: 5050,
+        refunds_cents: 1000,
+        fees_cents: 405,
+        net_cents: 3645,
+      },
+    ]);
+
+    const tooMuch = expectError(await refund({ amount_cents: 4051 }), 409, 'CONFLICT');
+    assert.equal(tooMuch.reason, 'refund_exceeds_amount');
+    expectFields(await refund({ amount_cents: 0 }), 'amount_cents');
+
+    const rest = expectOk(await refund({}));
+    assert.equal(rest.status, 'refunded');
+    const after = await listed();
+    assert.deepEqual([after.refunded_cents, after.payment_status], [5050, 'refunded']);
   });
 
   it('refuses staff and outsiders (403), and a registration that was not paid (409)', async () => {

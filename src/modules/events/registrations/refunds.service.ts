@@ -17,14 +17,18 @@ import { REGISTRATION_CANCELLED } from './registrations.transitions.ts';
  * Refunds a paid, confirmed registration as an owner or admin of its event (404 and 403 as for a
  * cancellation). The payments module refunds at the provider and announces the transition, which
  * moves the registration to `refunded` (`registrations.listener.ts`); `reason`, when given, is the
- * refund's reason, which that transition writes as `status_reason` instead of `refunded`.
+ * refund's reason, which that transition writes as `status_reason` instead of `refunded`. With
+ * `amountCents` less than what is left, a partial refund: the intent stays `succeeded` with its
+ * `refunded_cents` raised, no transition is announced, and the registration stays confirmed with
+ * its seat and badge (a goodwill refund, a discount after the fact); the refund that gives back the
+ * rest ends it `refunded` as a full one does.
  */
 export async function refundRegistration(
   db: Database,
   payments: PaymentsPort,
   registrationId: string,
   actor: Identity,
-  reason: string | undefined,
+  { reason, amountCents }: { reason?: string | undefined; amountCents?: number | undefined },
 ) {
   const registration = await requireRegistrationAccess(db, registrationId, actor, 'admin', false);
   if (registration.intent_id === null)
@@ -37,7 +41,7 @@ export async function refundRegistration(
     );
   }
   // The reason goes with the refund: the refund's transition writes it on the registration.
-  await refundInFull(db, payments, registration.intent_id, reason, 'organiser');
+  await refundAtProvider(db, payments, registration.intent_id, reason, 'organiser', amountCents);
   const now = await repo.findRegistration(db, registrationId);
   if (now === undefined) throw notFound('Registration');
   return serialize(now);
@@ -75,7 +79,7 @@ export async function cancelPaidRegistration(
   who: PaidCancellation,
 ): Promise<RegistrationRow> {
   if (!who.byOrganiser) await requireSelfCancellable(db, checkIns, registration, who.editionStartsAt);
-  await refundInFull(
+  await refundAtProvider(
     db,
     payments,
     registration.intent_id,
@@ -116,18 +120,20 @@ async function requireSelfCancellable(
 }
 
 /**
- * The payments port's full refund of a registration's intent, its 409 for a test-mode payment told
- * in words for who asked: a registrant has nothing to do with intents or test mode.
+ * The payments port's refund of a registration's intent (all that is left unless `amountCents`),
+ * its 409 for a test-mode payment told in words for who asked: a registrant has nothing to do with
+ * intents or test mode.
  */
-async function refundInFull(
+async function refundAtProvider(
   db: Database,
   payments: PaymentsPort,
   intentId: string,
   reason: string | undefined,
   askedBy: 'registrant' | 'organiser',
+  amountCents?: number,
 ): Promise<void> {
   try {
-    await payments.refundNow(db, intentId, reason);
+    await payments.refundNow(db, intentId, reason, amountCents);
   } catch (error) {
     if (!(error instanceof AppError) || error.reason !== NO_PROVIDER_PAYMENT) throw error;
     throw conflict(

@@ -33,8 +33,24 @@ import * as sales from './sales.service.ts';
 const tags = ['Tickets and registrations'];
 
 const RefundBody = Type.Object(
-  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-  { additionalProperties: false, examples: [{ reason: 'Speaker cancelled the workshop' }] },
+  {
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    amount_cents: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2 ** 53 - 1,
+        description:
+          'a partial refund, in minor units of the payment’s currency (default: all that is left); ' +
+          'the registration stays confirmed until all is given back',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    // One example, as for every body (the document shows it as `example`): a partial refund, with
+    // the field a full refund leaves out.
+    examples: [{ reason: 'Lunch was not served', amount_cents: 1500 }],
+  },
 );
 
 /** The 409 reasons of a full refund of a registration's payment, by a cancellation or a refund. */
@@ -252,14 +268,18 @@ export const registrationRefundRoutes: FastifyPluginAsyncTypebox<EventsDeps> = a
         operationId: 'refundRegistration',
         summary: 'Refund a paid registration',
         description:
-          'Owner or admin of the event. Refunds the whole payment at Mercado Pago with the seller’s token ' +
-          '(502 when the provider refuses: nothing changes; 502 `refund_unconfirmed` when it fails without ' +
-          'saying whether it refunded: the refund stays reserved and is confirmed by a job, read the ' +
-          'registration again later), then the registration is `refunded`, its seat freed and its participant ' +
-          'badge revoked (`status_reason` `refunded`), and `registration.refunded` goes to the wallet’s webhook ' +
-          'endpoints. 409 unless the registration is confirmed and paid (`test_mode_payment` for a payment ' +
-          'simulated in test mode), and while another refund of its intent is in flight or being confirmed ' +
-          '(`refund_in_progress`; the provider is then not asked).',
+          'Owner or admin of the event. Refunds the payment at Mercado Pago with the seller’s token (502 ' +
+          'when the provider refuses: nothing changes; 502 `refund_unconfirmed` when it fails without saying ' +
+          'whether it refunded: the refund stays reserved and is confirmed by a job, read the registration ' +
+          'again later). All that is left by default: the registration is then `refunded`, its seat freed and ' +
+          'its participant badge revoked (`status_reason` `refunded`, or `reason` when given), and ' +
+          '`registration.refunded` goes to the wallet’s webhook endpoints. With `amount_cents`, a partial ' +
+          'refund: the registration stays `confirmed` with its seat and badge, its intent `succeeded` with ' +
+          '`refunded_cents` raised (the listing’s `refunded_cents`; 409 `refund_exceeds_amount` beyond what ' +
+          'is left); the refund that gives back the rest ends it as a full one does. 409 unless the ' +
+          'registration is confirmed and paid (`test_mode_payment` for a payment simulated in test mode), ' +
+          'and while another refund of its intent is in flight or being confirmed (`refund_in_progress`; ' +
+          'the provider is then not asked).',
         params: idParams('registration_id'),
         body: RefundBody,
         response: {
@@ -278,13 +298,10 @@ export const registrationRefundRoutes: FastifyPluginAsyncTypebox<EventsDeps> = a
     async (request) =>
       ok(
         request,
-        await refundRegistration(
-          db,
-          payments,
-          request.params.registration_id,
-          actorOf(request),
-          request.body.reason,
-        ),
+        await refundRegistration(db, payments, request.params.registration_id, actorOf(request), {
+          reason: request.body.reason,
+          amountCents: request.body.amount_cents,
+        }),
       ),
   );
 };

@@ -177,8 +177,8 @@ export function createPaymentsPort(deps: CheckoutDeps): PaymentsPort {
       await scheduleJob(tx, { kind: REFUND_JOB, key: intentId, payload: { reason }, runAt: new Date() });
     },
 
-    async refundNow(db, intentId, reason) {
-      await refundIntent({ ...refunds, db }, intentId, { reason });
+    async refundNow(db, intentId, reason, amountCents) {
+      await refundIntent({ ...refunds, db }, intentId, { reason, amountCents });
     },
 
     async announce(tx, type: RegistrationEventType, data: RegistrationEventData) {
