@@ -295,9 +295,22 @@ describe('the console’s Talk and Sell screens in a browser', () => {
       (count) => count === 4,
       'four registrations again',
     );
+    // A part first: the registration stays confirmed, and the list shows what was given back.
+    await list.getByRole('button', { name: 'Refund Paula Pagante' }).click();
+    const partDialog = page.getByRole('dialog');
+    await partDialog.getByText(`Refund ${brl(5050)} to Paula Pagante?`).waitFor();
+    await partDialog.getByLabel('Amount to refund (BRL)').fill('20.00');
+    await partDialog
+      .getByText(`Refund ${brl(2000)} of ${brl(5050)} to Paula Pagante? The registration stays confirmed.`)
+      .waitFor();
+    await partDialog.getByRole('button', { name: 'Confirm' }).click();
+    const paula = rows.filter({ hasText: 'Paula Pagante' });
+    await paula.getByText(`${brl(2000)} refunded`).waitFor();
+    assert.match(await paula.innerText(), /Confirmed/);
+    // Then the rest, which ends it.
     await list.getByRole('button', { name: 'Refund Paula Pagante' }).click();
     const refundDialog = page.getByRole('dialog');
-    await refundDialog.getByText(`Refund ${brl(5050)} to Paula Pagante?`).waitFor();
+    await refundDialog.getByText(`Refund ${brl(3050)} to Paula Pagante?`).waitFor();
     await refundDialog.getByLabel('Reason, told in the mail (optional)').fill('The workshop moved online');
     await refundDialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('status').filter({ hasText: 'Refunded.' }).waitFor();

@@ -3,9 +3,9 @@
  * (`GET /editions/{edition_id}/registrations`, staff+), searched by name or e-mail and filtered by
  * status, ticket type and paid/free, paged by the service; the same selection as CSV (a link to
  * `GET …/registrations.csv`). Owners and admins also see each registration's money and may cancel
- * it (`POST /registrations/{id}/cancel`, which refunds a paid one in full) or refund it: in full
- * (`POST /registrations/{id}/refund`, which ends it) or a part (`POST /intents/{intent_id}/refund`,
- * which keeps it), each after a confirmation stating the amount.
+ * it (`POST /registrations/{id}/cancel`, which refunds a paid one in full) or refund it
+ * (`POST /registrations/{id}/refund`): in full, which ends it, or a part (`amount_cents`), which
+ * keeps it; each after a confirmation stating the amount.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
@@ -42,6 +42,7 @@ function csvHref(editionId: string, filters: Filters): string {
   return `/editions/${editionId}/registrations.csv${search ? `?${search}` : ''}`;
 }
 
+/** Keyed by what is left where used: after a partial refund it offers the new remainder. */
 function RefundButton({ item, onDone }: { item: Item; onDone: (message: MessageKey) => void }) {
   const { t, money } = useI18n();
   const currency = item.currency ?? 'BRL';
@@ -52,20 +53,14 @@ function RefundButton({ item, onDone }: { item: Item; onDone: (message: MessageK
   const whole = cents === left;
   const who = item.name ?? item.email;
   const refund = useMutation({
-    mutationFn: async ({ reason }: { reason?: string }): Promise<unknown> =>
-      whole
-        ? unwrap(
-            api.POST('/registrations/{registration_id}/refund', {
-              params: { path: { registration_id: item.id } },
-              body: reason ? { reason } : {},
-            }),
-          )
-        : unwrap(
-            api.POST('/intents/{intent_id}/refund', {
-              params: { path: { intent_id: item.intent_id ?? '' } },
-              body: { amount_cents: cents },
-            }),
-          ),
+    mutationFn: ({ reason }: { reason?: string }) =>
+      unwrap(
+        api.POST('/registrations/{registration_id}/refund', {
+          params: { path: { registration_id: item.id } },
+          // Less than what is left is a partial refund; left out, the whole remainder.
+          body: { ...(reason ? { reason } : {}), ...(whole ? {} : { amount_cents: cents }) },
+        }),
+      ),
     onSuccess: () => onDone('refunded'),
   });
   const valid = Number.isFinite(cents) && cents > 0 && cents <= left;
@@ -104,14 +99,12 @@ function RefundButton({ item, onDone }: { item: Item; onDone: (message: MessageK
             {t('refundAmountHint', { amount: money(left, currency) })}
           </p>
         </div>
-        {whole ? (
-          <div class="field">
-            <label for={`refund-reason-${item.id}`}>
-              {t('refundReason')} <span class="muted">{t('optional')}</span>
-            </label>
-            <input id={`refund-reason-${item.id}`} name="reason" maxLength={500} />
-          </div>
-        ) : null}
+        <div class="field">
+          <label for={`refund-reason-${item.id}`}>
+            {t('refundReason')} <span class="muted">{t('optional')}</span>
+          </label>
+          <input id={`refund-reason-${item.id}`} name="reason" maxLength={500} />
+        </div>
       </ConfirmButton>
     </>
   );
@@ -303,7 +296,11 @@ export function RegistrationsScreen() {
                       {item.status === 'confirmed' &&
                       item.intent_id !== null &&
                       (item.amount_cents ?? 0) > (item.refunded_cents ?? 0) ? (
-                        <RefundButton item={item} onDone={changed} />
+                        <RefundButton
+                          key={`${item.id}-${item.refunded_cents}`}
+                          item={item}
+                          onDone={changed}
+                        />
                       ) : null}
                     </div>
                   ) : null}
