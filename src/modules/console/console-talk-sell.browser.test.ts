@@ -218,6 +218,8 @@ describe('the console’s Talk and Sell screens in a browser', () => {
     await list.getByLabel('Search (optional)').fill('');
     await list.getByLabel('Paid or free').selectOption('true');
     await list.getByRole('button', { name: 'Search' }).click();
+    // The previous page (one row, too) stays until the new one arrives: wait for its row.
+    await rows.filter({ hasText: 'Paula Pagante' }).waitFor();
     await until(
       () => rows.count(),
       (count) => count === 1,

@@ -8,7 +8,7 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useRoute } from 'preact-iso';
 import { api, type Schemas, unwrap } from '../api.ts';
-import { useI18n } from '../i18n.tsx';
+import { minorDigits, useI18n } from '../i18n.tsx';
 import { Notice, Pending } from '../ui.tsx';
 import { canAdmin, useEvent, useRole } from './event.tsx';
 import { EditionCrumbs, EditionSellNav } from './nav.tsx';
@@ -47,7 +47,12 @@ function Counts({ counts, id }: { counts: Schemas['SalesCounts']; id: string }) 
 }
 
 function Money({ money: entries }: { money: Array<Schemas['SalesMoney']> }) {
-  const { t, money } = useI18n();
+  const { t, language } = useI18n();
+  // Sums, not prices: nothing refunded is R$ 0.00, not "Free" as `money` says of a price.
+  const money = (cents: number, currency: string) =>
+    new Intl.NumberFormat(language, { style: 'currency', currency }).format(
+      cents / 10 ** minorDigits(currency),
+    );
   if (entries.length === 0) return <p class="muted">{t('noPayments')}</p>;
   return (
     <>
