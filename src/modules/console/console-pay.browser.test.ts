@@ -29,7 +29,7 @@ describe('the console’s Get paid and Integrate screens in a browser', () => {
   });
   // The app's PUBLIC_BASE_URL is its own listening address (the harness sets it after `env`), so the
   // provider's callback reaches it from the browser.
-  const { openConsole, signIn, checkScreen, undocumented, ...bench } = useConsoleInBrowser(() =>
+  const { openConsole, signIn, checkScreen, undocumentedOf, ...bench } = useConsoleInBrowser(() =>
     simulatorEnv(sim),
   );
   before(() => {
@@ -186,7 +186,7 @@ describe('the console’s Get paid and Integrate screens in a browser', () => {
     await endpoints.getByText('No endpoints yet.').waitFor();
 
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
-    assert.deepEqual(undocumented(requests), [], 'every request is an operation of /docs/openapi.json');
+    assert.deepEqual(undocumentedOf(requests), [], 'every request is an operation of /docs/openapi.json');
     for (const used of ['POST /providers/mercadopago/connect', `PUT /events/${eventId}/payments`])
       assert.ok(requests.includes(used), used);
   });

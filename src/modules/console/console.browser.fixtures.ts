@@ -1,9 +1,11 @@
 /**
- * What the console's browser tests share: the app listening at a made-up host over plain HTTP (not a
- * secure context, as on a LAN address), the test OpenID provider, one Chromium, and the checks of
- * every screen (docs/console.md, "Tests"): a console that records its requests, console errors and
- * CSP refusals; axe-core's verdict, a 360 px phone and the screenshots; every request an operation
- * of `/docs/openapi.json`.
+ * The console's browser tests' common parts (docs/console.md, "Tests"): a Chromium page at the
+ * console that records every request, console error, failed request and CSP refusal; the sign-in
+ * through the test OpenID provider; each screen's checks (axe-core, a 360 px phone, screenshots);
+ * and the check that every request the console made is an operation of `/docs/openapi.json`.
+ * `useConsoleInBrowser` also starts the app at a made-up host over plain HTTP (not a secure
+ * context, as on a LAN address) with the provider; a test that needs its own app (the checkout
+ * bench's) gives `consoleHelpers` its world.
  */
 import assert from 'node:assert/strict';
 import { after, before, type TestContext } from 'node:test';
@@ -16,7 +18,7 @@ import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-
 export const HOST = 'convene.test';
 
 /** `METHOD path` of every operation of the document, as a matcher of concrete requests. */
-function operationsOf(
+export function operationsOf(
   document: OpenApiDocument,
 ): Array<{ key: string; test: (method: string, path: string) => boolean }> {
   return Object.entries(document.paths).flatMap(([template, item]) =>
@@ -37,30 +39,23 @@ function operationsOf(
   );
 }
 
-/**
- * Call inside a `describe`: starts the provider and the app (with `env()` added, read in `before`)
- * and closes them and the browser after.
- */
-export function useConsoleInBrowser(env: () => Record<string, string> = () => ({})) {
-  const browser = sharedBrowser({ [HOST]: '127.0.0.1' });
-  let idp: OidcProviderFixture;
-  let t: TestApp;
-  let origin: string;
-  let operations: ReturnType<typeof operationsOf>;
+export interface ConsoleWorld {
+  browser: ReturnType<typeof sharedBrowser>;
+  /** The app's address, at the made-up host the browser maps to loopback. */
+  origin: string;
+  operations: ReturnType<typeof operationsOf>;
+}
 
-  before(async () => {
-    ensureConsoleBuilt();
-    idp = await startOidcProvider();
-    t = await createTestApp({ ...idp.env, ...env() }, { listen: true, publicHost: HOST });
-    origin = t.baseUrl;
-    await idp.allowRedirectsTo(origin);
-    operations = operationsOf(JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument);
-  });
-  after(async () => {
-    await browser.close();
-    await t?.close();
-    await idp?.close();
-  });
+/** The helpers of a test file, on its world (read when each helper runs, after the `before` hooks). */
+export function consoleHelpers(world: () => ConsoleWorld) {
+  /** The requests (`METHOD /path`) that match no operation of the document. */
+  function undocumentedOf(requests: string[]): string[] {
+    const { operations } = world();
+    return requests.filter((request) => {
+      const [method = '', path = ''] = request.split(' ');
+      return !operations.some((operation) => operation.test(method, path));
+    });
+  }
 
   /**
    * A new browser at `/console`, recording requests, console errors and CSP refusals. A refusal the
@@ -68,6 +63,7 @@ export function useConsoleInBrowser(env: () => Record<string, string> = () => ({
    * 401 before sign-in is one the console always expects.
    */
   async function openConsole(context: TestContext, locale = 'en-US') {
+    const { browser, origin } = world();
     const launched = await browser.get(context);
     if (launched === undefined) return undefined;
     const browserContext = await launched.newContext({ locale, viewport: { width: 1280, height: 800 } });
@@ -107,6 +103,7 @@ export function useConsoleInBrowser(env: () => Record<string, string> = () => ({
 
   /** Through the console's sign-in link and the provider's page, back to where the console was. */
   async function signIn(page: Page, account: string, linkName = 'Sign in') {
+    const { origin } = world();
     await page.getByRole('link', { name: linkName }).click();
     await page.getByLabel('Account').fill(account);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -128,21 +125,47 @@ export function useConsoleInBrowser(env: () => Record<string, string> = () => ({
     await screenshot(page, `console-${name}`);
   }
 
-  /** The requests that are no operation of the document: none, for the console. */
-  function undocumented(requests: string[]): string[] {
-    return requests.filter((request) => {
-      const [method = '', path = ''] = request.split(' ');
-      return !operations.some((operation) => operation.test(method, path));
-    });
+  function expectDocumented(requests: string[]) {
+    assert.deepEqual(
+      undocumentedOf(requests),
+      [],
+      'every request of the console is an operation of /docs/openapi.json',
+    );
+    assert.ok(requests.some((request) => request.startsWith('POST /events/')));
   }
+
+  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf };
+}
+
+/**
+ * Call inside a `describe`: starts the provider and the app at HOST (with `env()` added, read in
+ * `before`) and closes them and the browser after; answers the helpers on that world.
+ */
+export function useConsoleInBrowser(env: () => Record<string, string> = () => ({})) {
+  const browser = sharedBrowser({ [HOST]: '127.0.0.1' });
+  let idp: OidcProviderFixture;
+  let t: TestApp;
+  let origin: string;
+  let operations: ReturnType<typeof operationsOf>;
+
+  before(async () => {
+    ensureConsoleBuilt();
+    idp = await startOidcProvider();
+    t = await createTestApp({ ...idp.env, ...env() }, { listen: true, publicHost: HOST });
+    origin = t.baseUrl;
+    await idp.allowRedirectsTo(origin);
+    operations = operationsOf(JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument);
+  });
+  after(async () => {
+    await browser.close();
+    await t?.close();
+    await idp?.close();
+  });
 
   return {
     t: () => t,
     idp: () => idp,
     origin: () => origin,
-    openConsole,
-    signIn,
-    checkScreen,
-    undocumented,
+    ...consoleHelpers(() => ({ browser, origin, operations })),
   };
 }

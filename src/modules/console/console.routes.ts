@@ -138,6 +138,42 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     sendIndex,
   );
 
+  // Talk (an event's mail) and Sell (an edition's registrations and sales): docs/console.md.
+  const more: Array<[string, string, string, string, ReturnType<typeof idParams>]> = [
+    [
+      '/console/events/:event_id/email-templates',
+      'getConsoleEmailTemplates',
+      'Console: an event’s e-mail templates (HTML)',
+      'The console’s screen of an event’s e-mail templates, with a live preview (the page of `GET /console`).',
+      idParams('event_id'),
+    ],
+    [
+      '/console/events/:event_id/emails',
+      'getConsoleEmails',
+      'Console: an event’s mail log (HTML)',
+      'The console’s screen of an event’s mail log, with resend (the page of `GET /console`).',
+      idParams('event_id'),
+    ],
+    [
+      '/console/events/:event_id/editions/:edition_id/registrations',
+      'getConsoleRegistrations',
+      'Console: an edition’s registrations (HTML)',
+      'The console’s screen of an edition’s registrations: search, filters, CSV, cancel and refund ' +
+        '(the page of `GET /console`).',
+      idParams('event_id', 'edition_id'),
+    ],
+    [
+      '/console/events/:event_id/editions/:edition_id/sales',
+      'getConsoleSales',
+      'Console: an edition’s sales (HTML)',
+      'The console’s screen of an edition’s sales summary, for owners and admins (the page of `GET /console`).',
+      idParams('event_id', 'edition_id'),
+    ],
+  ];
+  for (const [path, operationId, summary, what, params] of more) {
+    app.get(path, screen(operationId, summary, what, params), sendIndex);
+  }
+
   app.get(
     '/console/events/:event_id/payments',
     screen(

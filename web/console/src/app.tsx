@@ -10,10 +10,14 @@ import { ApiError, api, signInHref, unwrap } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { LANGUAGES, type Language, MESSAGES } from './messages.ts';
 import { EditionScreen } from './screens/edition.tsx';
+import { EmailTemplatesScreen } from './screens/email-templates.tsx';
+import { EmailsScreen } from './screens/emails.tsx';
 import { EventScreen } from './screens/event.tsx';
 import { EventsScreen } from './screens/events.tsx';
 import { PaymentsScreen } from './screens/payments.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
+import { RegistrationsScreen } from './screens/registrations.tsx';
+import { SalesScreen } from './screens/sales.tsx';
 import { ErrorNotice, Pending } from './ui.tsx';
 
 export function useSession() {
@@ -144,6 +148,13 @@ export function App() {
             <Route path="/console/events/:eventId/editions/:editionId" component={EditionScreen} />
             <Route path="/console/events/:eventId/payments" component={PaymentsScreen} />
             <Route path="/console/wallets/:walletId/webhooks" component={WebhooksScreen} />
+            <Route path="/console/events/:eventId/email-templates" component={EmailTemplatesScreen} />
+            <Route path="/console/events/:eventId/emails" component={EmailsScreen} />
+            <Route
+              path="/console/events/:eventId/editions/:editionId/registrations"
+              component={RegistrationsScreen}
+            />
+            <Route path="/console/events/:eventId/editions/:editionId/sales" component={SalesScreen} />
             <Route default component={NotFound} />
           </Router>
         ) : null}

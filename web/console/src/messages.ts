@@ -4,6 +4,7 @@
  * `{name}` placeholders are filled by `format`.
  */
 import { payEn, payEs, payPtBR } from './messages-pay.ts';
+import { TALK_SELL_MESSAGES, type TalkSellMessages } from './messages-talk-sell.ts';
 
 export const LANGUAGES = ['en', 'pt-BR', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -110,12 +111,13 @@ const en = {
   maxParticipants: 'Places',
   staffOnly: 'Staff only',
   unscheduled: 'unscheduled',
+  ...TALK_SELL_MESSAGES.en,
 };
 
 export type Messages = typeof en & typeof payEn;
 export type MessageKey = keyof Messages;
 
-const ptBR: typeof en = {
+const ptBR: Omit<typeof en, keyof TalkSellMessages> = {
   languageName: 'Português (Brasil)',
   appName: 'Console do Convene',
   skipToContent: 'Pular para o conteúdo',
@@ -219,7 +221,7 @@ const ptBR: typeof en = {
   unscheduled: 'sem horário',
 };
 
-const es: typeof en = {
+const es: Omit<typeof en, keyof TalkSellMessages> = {
   languageName: 'Español',
   appName: 'Consola de Convene',
   skipToContent: 'Saltar al contenido',
@@ -326,8 +328,8 @@ const es: typeof en = {
 
 export const MESSAGES: Record<Language, Messages> = {
   en: { ...en, ...payEn },
-  'pt-BR': { ...ptBR, ...payPtBR },
-  es: { ...es, ...payEs },
+  'pt-BR': { ...ptBR, ...TALK_SELL_MESSAGES['pt-BR'], ...payPtBR },
+  es: { ...es, ...TALK_SELL_MESSAGES.es, ...payEs },
 };
 
 /** The first of the browser's languages the console speaks (`pt-*` is pt-BR, `es-*` es), else en. */

@@ -14,6 +14,7 @@ import { api, type Edition, toInstant, toLocalInput, unwrap } from '../api.ts';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import { ErrorNotice, Field, fieldError, formValues, Notice, orNull, Pending, withoutEmpty } from '../ui.tsx';
 import { canAdmin, useEvent, useRole } from './event.tsx';
+import { EditionSellNav } from './nav.tsx';
 
 /** Currencies offered for paid tickets (Mercado Pago's markets first); the API takes any ISO 4217 code. */
 const CURRENCIES = ['BRL', 'ARS', 'CLP', 'COP', 'MXN', 'PEN', 'UYU', 'USD', 'EUR'];
@@ -468,6 +469,7 @@ export function EditionScreen() {
             </span>
           </h1>
           {role === 'staff' ? <p class="hint">{t('readOnly')}</p> : null}
+          <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
           <div class="grid">
             <EditionDetails key={edition.data.id} edition={edition.data} editable={editable} />
             <TicketTypes editionId={editionId} editable={editable} />

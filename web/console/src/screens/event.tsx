@@ -11,6 +11,7 @@ import { api, type Edition, type Event, toInstant, unwrap } from '../api.ts';
 import { useI18n } from '../i18n.tsx';
 import { ErrorNotice, Field, fieldError, formValues, Notice, orNull, Pending, withoutEmpty } from '../ui.tsx';
 import { useMyEvents } from './events.tsx';
+import { EventTalkNav } from './nav.tsx';
 
 export type Role = 'owner' | 'admin' | 'staff';
 
@@ -399,11 +400,7 @@ export function EventScreen() {
             <span class={`tag tag-${event.data.status}`}>{t(`status_${event.data.status}`)}</span>
           </h1>
           {role === 'staff' ? <p class="hint">{t('readOnly')}</p> : null}
-          {editable ? (
-            <nav aria-label={t('eventDetails')} class="screens">
-              <a href={`/console/events/${eventId}/payments`}>{t('getPaid')}</a>
-            </nav>
-          ) : null}
+          <EventTalkNav eventId={eventId} role={role} />
           <div class="grid">
             <EventDetails key={event.data.id} event={event.data} editable={editable} />
             <Editions eventId={eventId} editable={editable} />
