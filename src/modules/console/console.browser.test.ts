@@ -24,8 +24,6 @@ describe('the organiser console in a browser', () => {
     bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
   });
 
-
-
   it('sets up an event, an edition, a paid ticket and a program, publishes them and invites a colleague', async (context) => {
     const opened = await openConsole(context);
     if (opened === undefined) return;

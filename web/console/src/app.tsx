@@ -15,9 +15,9 @@ import { EmailsScreen } from './screens/emails.tsx';
 import { EventScreen } from './screens/event.tsx';
 import { EventsScreen } from './screens/events.tsx';
 import { PaymentsScreen } from './screens/payments.tsx';
-import { WebhooksScreen } from './screens/webhooks.tsx';
 import { RegistrationsScreen } from './screens/registrations.tsx';
 import { SalesScreen } from './screens/sales.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
 import { ErrorNotice, Pending } from './ui.tsx';
 
 export function useSession() {

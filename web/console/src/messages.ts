@@ -115,6 +115,10 @@ const en = {
 };
 
 export type Messages = typeof en & typeof payEn;
+/** The screens' words are spread into one object per language: a key in two files would hide one. */
+type Overlap = keyof typeof payEn & (keyof TalkSellMessages | keyof Omit<typeof en, keyof TalkSellMessages>);
+const noKeyInTwoFiles: [Overlap] extends [never] ? true : Overlap = true;
+void noKeyInTwoFiles;
 export type MessageKey = keyof Messages;
 
 const ptBR: Omit<typeof en, keyof TalkSellMessages> = {

@@ -147,7 +147,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       </button>
       {retry.isError ? <ErrorNotice error={retry.error} /> : null}
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
-        <summary aria-label={t('attemptsOf', { when: created })}>{t('attempts')}</summary>
+        <summary aria-label={t('attemptsOf', { when: created })}>{t('attemptsHeading')}</summary>
         {open ? <Attempts delivery={delivery} /> : null}
       </details>
     </li>
