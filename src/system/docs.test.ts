@@ -37,15 +37,17 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('is at most 455 KB, each repeated schema and answer written once under components', async () => {
+  it('is at most 475 KB, each repeated schema and answer written once under components', async () => {
     const text = (await t.get('/docs/openapi.json')).text;
     // At 1.9 MB, every schema inlined, the reference page showed nothing for 20 s and more. The bound
     // was 400 KB until browser sign-in (docs/reference/sign-in.md) added its six operations (~13 KB)
     // and the `csrf` reason of every cookie-authenticated write's 403 (~4 KB, shared per module), and
     // mail (docs/reference/mail.md) its log, an event's templates and invitations (~30 KB), and the
-    // console (docs/reference/console.md) its four addresses and its module's error answers (~5 KB):
-    // what grows it is new routes, not inlining.
-    assert.ok(Buffer.byteLength(text) <= 455_000, `${Buffer.byteLength(text)} bytes`);
+    // console (docs/reference/console.md) its four addresses and its module's error answers (~5 KB),
+    // then its six other screens, and the sales (docs/reference/tickets.md: the registrations'
+    // filters, the summary, the CSV, partial refunds, ~16 KB): what grows it is new routes, not
+    // inlining.
+    assert.ok(Buffer.byteLength(text) <= 475_000, `${Buffer.byteLength(text)} bytes`);
     const document = JSON.parse(text) as {
       components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
     };

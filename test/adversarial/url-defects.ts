@@ -27,6 +27,12 @@ const NOT_SELECTING = new Set([
   'GET /console/events/{event_id}/editions/{edition_id} edition_id',
   'GET /console/events/{event_id}/payments event_id',
   'GET /console/wallets/{wallet_id}/webhooks wallet_id',
+  'GET /console/events/{event_id}/email-templates event_id',
+  'GET /console/events/{event_id}/emails event_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/registrations event_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/registrations edition_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/sales event_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/sales edition_id',
 ]);
 /**
  * Operations whose query is open, because a provider writes it: unknown parameters are accepted
