@@ -142,7 +142,8 @@ describe('the organiser console in a browser', () => {
     await checkScreen(page, 'events');
     await page.getByLabel('Language').selectOption('pt-BR');
     await page.getByRole('heading', { level: 1, name: 'Seus eventos' }).waitFor();
-    assert.equal(await page.evaluate('document.documentElement.lang'), 'pt-BR');
+    // The document's language is set by an effect after the words change: waited for, not raced.
+    await page.waitForFunction("document.documentElement.lang === 'pt-BR'");
     await checkScreen(page, 'events-pt-BR');
 
     // What the API now holds is what the organiser typed.
