@@ -39,6 +39,17 @@ export const REGISTRATION_KEYS = [
   'updated_at',
   'user_id',
 ];
+/** A registration as the edition's list gives it: who, which ticket, and the money (null to staff). */
+export const REGISTRATION_LIST_ITEM_KEYS = [
+  ...REGISTRATION_KEYS,
+  'email',
+  'name',
+  'ticket_name',
+  'amount_cents',
+  'refunded_cents',
+  'currency',
+  'payment_status',
+].sort();
 export const TEMPLATE_KEYS = [
   'created_at',
   'deleted_at',
