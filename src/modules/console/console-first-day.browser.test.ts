@@ -12,64 +12,32 @@
  * an owner's).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { sharedBrowser } from '../../../test/browser.ts';
-import { ensureConsoleBuilt } from '../../../test/console-build.ts';
-import type { OpenApiDocument } from '../../../test/harness.ts';
-import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-provider.ts';
-import { until, useCheckoutBench } from '../events/registrations/checkout.fixtures.ts';
+import { describe, it } from 'node:test';
+import { until } from '../events/registrations/checkout.fixtures.ts';
 import { parseCsv } from '../events/registrations/sales.fixtures.ts';
-import { consoleHelpers, operationsOf } from './console.browser.fixtures.ts';
-
-// At 127.0.0.1: the simulator notifies the app at its public address (console-talk-sell's reason).
-const browser = sharedBrowser();
-const brl = (cents: number) =>
-  new Intl.NumberFormat('en', { style: 'currency', currency: 'BRL' }).format(cents / 100);
-const asPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { brl, literally, useSellingConsole } from './console.browser.fixtures.ts';
 
 describe('an organiser’s first day in the console', () => {
-  let idp: OidcProviderFixture;
-  const env: Record<string, string> = {};
-  before(async () => {
-    ensureConsoleBuilt();
-    idp = await startOidcProvider();
-    Object.assign(env, idp.env);
-    idp.addAccount({ id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' });
-    idp.addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
-    idp.addAccount({ id: 'bia-buyer', email: 'bia@example.com', name: 'Bia Compradora' });
-  });
-  const bench = useCheckoutBench(env);
-  let origin: string;
-  let operations: ReturnType<typeof operationsOf>;
-  before(async () => {
-    const { t } = bench();
-    origin = t.baseUrl;
-    await idp.allowRedirectsTo(origin);
-    operations = operationsOf(JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument);
-  });
-  after(async () => {
-    await browser.close();
-    await idp?.close();
-  });
-
-  const { openConsole, signIn, checkScreen, undocumentedOf } = consoleHelpers(() => ({
-    browser,
-    origin,
-    operations,
-  }));
-
-  /** Opens `path` once the page is idle (a navigation would abort a request still in flight). */
-  async function visit(page: Page, path: string) {
-    await page.waitForLoadState('networkidle');
-    await page.goto(`${origin}${path}`);
-  }
+  const {
+    bench,
+    origin: appOrigin,
+    openConsole,
+    signIn,
+    checkScreen,
+    undocumentedOf,
+    visit,
+  } = useSellingConsole([
+    { id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' },
+    { id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' },
+    { id: 'bia-buyer', email: 'bia@example.com', name: 'Bia Compradora' },
+  ]);
 
   it('sets up, connects the seller, sells to a buyer who pays, refunds, and keeps staff from the money', async (context) => {
     const organiser = await openConsole(context);
     if (organiser === undefined) return;
     const { page, refusals } = organiser;
     const { t, sim } = bench();
+    const origin = appOrigin();
     await signIn(page, 'olga-organiser');
 
     // 1. An event, an edition, a paid ticket type.
@@ -175,7 +143,7 @@ describe('an organiser’s first day in the console', () => {
       'one sale',
     );
     const figures = await page.getByRole('region', { name: /./ }).first().innerText();
-    assert.match(figures, new RegExp(`Revenue\\s+${asPattern(brl(8000))}`));
+    assert.match(figures, new RegExp(`Revenue\\s+${literally(brl(8000))}`));
 
     // 6. The registrations, and their CSV as the browser downloads it.
     await page.getByRole('link', { name: 'Registrations' }).click();
@@ -183,7 +151,7 @@ describe('an organiser’s first day in the console', () => {
     const list = page.getByRole('region', { name: /./ }).filter({ has: page.getByLabel('Status') });
     const bia = list.locator('ul.registrations > li').filter({ hasText: 'Bia Compradora' });
     await bia.waitFor();
-    assert.match(await bia.innerText(), new RegExp(`Confirmed[\\s\\S]*${asPattern(brl(8000))}`));
+    assert.match(await bia.innerText(), new RegExp(`Confirmed[\\s\\S]*${literally(brl(8000))}`));
     const href =
       (await list.getByRole('link', { name: 'Download these registrations (CSV)' }).getAttribute('href')) ??
       '';

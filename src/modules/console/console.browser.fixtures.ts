@@ -5,7 +5,7 @@
  * and the check that every request the console made is an operation of `/docs/openapi.json`.
  * `useConsoleInBrowser` also starts the app at a made-up host over plain HTTP (not a secure
  * context, as on a LAN address) with the provider; a test that needs its own app (the checkout
- * bench's) gives `consoleHelpers` its world.
+ * bench's) gives `consoleHelpers` its world; `useSellingConsole` is that app with the provider.
  */
 import assert from 'node:assert/strict';
 import { after, before, type TestContext } from 'node:test';
@@ -14,6 +14,7 @@ import { accessibilityProblems, screenshot, sharedBrowser } from '../../../test/
 import { ensureConsoleBuilt } from '../../../test/console-build.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../../test/harness.ts';
 import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-provider.ts';
+import { useCheckoutBench } from '../events/registrations/checkout.fixtures.ts';
 
 export const HOST = 'convene.test';
 
@@ -134,7 +135,53 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     assert.ok(requests.some((request) => request.startsWith('POST /events/')));
   }
 
-  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf };
+  /** Opens `path` once the page is idle (a navigation would abort a request still in flight). */
+  async function visit(page: Page, path: string) {
+    await page.waitForLoadState('networkidle');
+    await page.goto(`${world().origin}${path}`);
+  }
+
+  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit };
+}
+
+/** An amount of BRL as the console's English screens write it. */
+export const brl = (cents: number) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency: 'BRL' }).format(cents / 100);
+
+/** `text` taken literally in a regular expression. */
+export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Call inside a `describe`: the checkout bench's app (checkout.fixtures.ts: the Mercado Pago
+ * simulator, a wallet with a seller) with the test OpenID provider holding `accounts`, and the
+ * console's helpers on it. At 127.0.0.1, not a made-up host as `useConsoleInBrowser`'s: the
+ * simulator notifies the app at its public address, which only the browser could resolve.
+ */
+export function useSellingConsole(accounts: Array<{ id: string; email: string; name: string }>) {
+  const browser = sharedBrowser();
+  let idp: OidcProviderFixture;
+  // Filled by the first hook, read by the bench's when it starts the app.
+  const env: Record<string, string> = {};
+  before(async () => {
+    ensureConsoleBuilt();
+    idp = await startOidcProvider();
+    Object.assign(env, idp.env);
+    for (const account of accounts) idp.addAccount(account);
+  });
+  const bench = useCheckoutBench(env);
+  let origin: string;
+  let operations: ReturnType<typeof operationsOf>;
+  before(async () => {
+    const { t } = bench();
+    origin = t.baseUrl;
+    await idp.allowRedirectsTo(origin);
+    operations = operationsOf(JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument);
+  });
+  after(async () => {
+    await browser.close();
+    await idp?.close();
+  });
+  return { bench, origin: () => origin, ...consoleHelpers(() => ({ browser, origin, operations })) };
 }
 
 /**

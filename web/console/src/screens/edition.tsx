@@ -19,6 +19,41 @@ import { EditionSellNav } from './nav.tsx';
 /** Currencies offered for paid tickets (Mercado Pago's markets first); the API takes any ISO 4217 code. */
 const CURRENCIES = ['BRL', 'ARS', 'CLP', 'COP', 'MXN', 'PEN', 'UYU', 'USD', 'EUR'];
 
+/** The edition (`GET /editions/{edition_id}`), cached under one key by every screen that reads it. */
+export function useEdition(editionId: string) {
+  return useQuery({
+    queryKey: ['edition', editionId],
+    queryFn: () => unwrap(api.GET('/editions/{edition_id}', { params: { path: { edition_id: editionId } } })),
+  });
+}
+
+/** The edition's ticket types (at most 100: the console's lists of an edition's own things). */
+export function useTicketTypes(editionId: string) {
+  return useQuery({
+    queryKey: ['ticket-types', editionId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/editions/{edition_id}/ticket-types', {
+          params: { path: { edition_id: editionId }, query: { limit: 100 } },
+        }),
+      ),
+  });
+}
+
+/** What every screen of an edition starts from: the address's ids, the event, the caller's role, the edition. */
+export function useEditionRoute() {
+  const { params } = useRoute();
+  const eventId = params.eventId ?? '';
+  const editionId = params.editionId ?? '';
+  return {
+    eventId,
+    editionId,
+    event: useEvent(eventId),
+    role: useRole(eventId),
+    edition: useEdition(editionId),
+  };
+}
+
 type EditionChanges = {
   name: string;
   tagline: string | null;
@@ -174,11 +209,7 @@ function TicketTypes({ editionId, editable }: { editionId: string; editable: boo
   const queries = useQueryClient();
   const [isPaid, setPaid] = useState(false);
   const path = { edition_id: editionId };
-  const types = useQuery({
-    queryKey: ['ticket-types', editionId],
-    queryFn: () =>
-      unwrap(api.GET('/editions/{edition_id}/ticket-types', { params: { path, query: { limit: 100 } } })),
-  });
+  const types = useTicketTypes(editionId);
   const create = useMutation({
     mutationFn: (body: NewTicketType) =>
       unwrap(api.POST('/editions/{edition_id}/ticket-types', { params: { path }, body })),
@@ -439,16 +470,8 @@ function Programs({ edition, editable }: { edition: Edition; editable: boolean }
 
 export function EditionScreen() {
   const { t } = useI18n();
-  const { params } = useRoute();
-  const eventId = params.eventId ?? '';
-  const editionId = params.editionId ?? '';
-  const event = useEvent(eventId);
-  const role = useRole(eventId);
+  const { eventId, editionId, event, role, edition } = useEditionRoute();
   const editable = canAdmin(role);
-  const edition = useQuery({
-    queryKey: ['edition', editionId],
-    queryFn: () => unwrap(api.GET('/editions/{edition_id}', { params: { path: { edition_id: editionId } } })),
-  });
   return (
     <>
       <nav aria-label="breadcrumb" class="crumbs">

@@ -9,14 +9,14 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import { useRoute } from 'preact-iso';
 import { api, type Schemas, unwrap } from '../api.ts';
 import { ConfirmButton } from '../confirm.tsx';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import type { MessageKey } from '../messages.ts';
 import { Paging, unwrapPage } from '../paging.tsx';
 import { ErrorNotice, formValues, Notice, Pending } from '../ui.tsx';
-import { canAdmin, useEvent, useRole } from './event.tsx';
+import { useEditionRoute, useTicketTypes } from './edition.tsx';
+import { canAdmin } from './event.tsx';
 import { EditionCrumbs, EditionSellNav } from './nav.tsx';
 
 type Item = Schemas['RegistrationListItem'];
@@ -148,28 +148,12 @@ function CancelButton({ item, onDone }: { item: Item; onDone: (message: MessageK
 
 export function RegistrationsScreen() {
   const { t, when, money } = useI18n();
-  const { params } = useRoute();
-  const eventId = params.eventId ?? '';
-  const editionId = params.editionId ?? '';
-  const event = useEvent(eventId);
-  const role = useRole(eventId);
+  const { eventId, editionId, event, role, edition } = useEditionRoute();
   const queries = useQueryClient();
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState(1);
   const [done, setDone] = useState<MessageKey | null>(null);
-  const edition = useQuery({
-    queryKey: ['edition', editionId],
-    queryFn: () => unwrap(api.GET('/editions/{edition_id}', { params: { path: { edition_id: editionId } } })),
-  });
-  const types = useQuery({
-    queryKey: ['ticket-types', editionId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/editions/{edition_id}/ticket-types', {
-          params: { path: { edition_id: editionId }, query: { limit: 100 } },
-        }),
-      ),
-  });
+  const types = useTicketTypes(editionId);
   const registrations = useQuery({
     queryKey: ['registrations', editionId, filters, page],
     queryFn: () =>

@@ -6,11 +6,11 @@
  * refuses them (`sales_restricted`) and the screen says whose it is.
  */
 import { useQuery } from '@tanstack/preact-query';
-import { useRoute } from 'preact-iso';
 import { api, type Schemas, unwrap } from '../api.ts';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import { Notice, Pending } from '../ui.tsx';
-import { canAdmin, useEvent, useRole } from './event.tsx';
+import { useEditionRoute } from './edition.tsx';
+import { canAdmin } from './event.tsx';
 import { EditionCrumbs, EditionSellNav } from './nav.tsx';
 
 function Counts({ counts, id }: { counts: Schemas['SalesCounts']; id: string }) {
@@ -86,15 +86,7 @@ function Money({ money: entries }: { money: Array<Schemas['SalesMoney']> }) {
 
 export function SalesScreen() {
   const { t, when, money } = useI18n();
-  const { params } = useRoute();
-  const eventId = params.eventId ?? '';
-  const editionId = params.editionId ?? '';
-  const event = useEvent(eventId);
-  const role = useRole(eventId);
-  const edition = useQuery({
-    queryKey: ['edition', editionId],
-    queryFn: () => unwrap(api.GET('/editions/{edition_id}', { params: { path: { edition_id: editionId } } })),
-  });
+  const { eventId, editionId, event, role, edition } = useEditionRoute();
   const sales = useQuery({
     queryKey: ['sales', editionId],
     queryFn: () =>
