@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { TestApp } from '../../../test/harness.ts';
+import { until } from '../events/registrations/checkout.fixtures.ts';
 import { useConsoleInBrowser } from './console.browser.fixtures.ts';
 
 describe('the organiser console in a browser', () => {
@@ -94,7 +95,27 @@ describe('the organiser console in a browser', () => {
     await programs.getByLabel('Name', { exact: true }).fill('Opening keynote');
     await programs.getByLabel('Place (optional)').fill('Main hall');
     await programs.getByRole('button', { name: 'Create' }).click();
-    await programs.getByText('Opening keynote').waitFor();
+    await programs.getByText('Opening keynote', { exact: true }).waitFor();
+    // Changed in place, then a second program removed after a confirmation.
+    const keynote = programs.getByRole('listitem').filter({ hasText: 'Opening keynote' });
+    await keynote.getByText('Edit', { exact: true }).click();
+    await keynote.getByLabel('Place (optional)').fill('Auditorium A');
+    await keynote.getByRole('button', { name: 'Save changes' }).click();
+    await keynote.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await programs.getByText('· Auditorium A').waitFor();
+    // The creation form stays open under the list.
+    const newProgram = programs.locator(':scope > details.create');
+    await newProgram.getByLabel('Name', { exact: true }).fill('Coffee break');
+    await newProgram.getByRole('button', { name: 'Create' }).click();
+    await programs.getByRole('button', { name: 'Remove Coffee break' }).click();
+    const removal = page.getByRole('dialog');
+    await removal.getByText('Remove “Coffee break” from the schedule?').waitFor();
+    await removal.getByRole('button', { name: 'Confirm' }).click();
+    await until(
+      () => programs.getByRole('listitem').count(),
+      (count) => count === 1,
+      'the coffee break removed',
+    );
 
     await page.getByRole('button', { name: 'Publish the edition' }).click();
     await page.getByRole('heading', { level: 1, name: /Tech Week 2027 Published/ }).waitFor();
@@ -165,6 +186,13 @@ describe('the organiser console in a browser', () => {
         max_quantity,
       })),
       [{ price_cents: 12050, currency: 'BRL', max_quantity: 300 }],
+    );
+    const schedule = await t.get<Array<{ name: string; location: string | null }>>(
+      `/editions/${editionId}/programs`,
+    );
+    assert.deepEqual(
+      schedule.body.data.map(({ name, location }) => ({ name, location })),
+      [{ name: 'Opening keynote', location: 'Auditorium A' }],
     );
 
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');

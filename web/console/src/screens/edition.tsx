@@ -10,7 +10,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, type Edition, toInstant, toLocalInput, unwrap } from '../api.ts';
+import { api, type Edition, type Schemas, toInstant, toLocalInput, unwrap } from '../api.ts';
+import { ConfirmButton } from '../confirm.tsx';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import { ErrorNotice, Field, fieldError, formValues, Notice, orNull, Pending, withoutEmpty } from '../ui.tsx';
 import { canAdmin, useEvent, useRole } from './event.tsx';
@@ -351,8 +352,120 @@ function TicketTypes({ editionId, editable }: { editionId: string; editable: boo
   );
 }
 
-function Programs({ edition, editable }: { edition: Edition; editable: boolean }) {
+type Program = Schemas['Program'];
+
+/** A program of the schedule; for owners and admins, its changes (`PATCH`) and its removal (`DELETE`). */
+function ProgramRow({
+  program,
+  edition,
+  editable,
+}: {
+  program: Program;
+  edition: Edition;
+  editable: boolean;
+}) {
   const { t, when } = useI18n();
+  const queries = useQueryClient();
+  const [done, setDone] = useState(false);
+  const path = { program_id: program.id };
+  const refresh = () => queries.invalidateQueries({ queryKey: ['programs', edition.id] });
+  const save = useMutation({
+    mutationFn: (body: {
+      name: string;
+      starts_at: string | null;
+      ends_at: string | null;
+      location: string | null;
+    }) => unwrap(api.PATCH('/programs/{program_id}', { params: { path }, body })),
+    onSuccess: () => {
+      setDone(true);
+      return refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/programs/{program_id}', { params: { path } })),
+    onSuccess: refresh,
+  });
+  return (
+    <li>
+      <strong>{program.name}</strong>
+      <span class="muted">
+        {' · '}
+        {t(`kind_${program.kind}`)} · {program.starts_at ? when(program.starts_at) : t('unscheduled')}
+        {program.location ? ` · ${program.location}` : ''}
+      </span>
+      {editable ? (
+        <div class="actions">
+          <details class="create">
+            <summary aria-label={t('editProgramOf', { name: program.name })}>{t('edit')}</summary>
+            <form
+              onSubmit={(submitted) => {
+                submitted.preventDefault();
+                setDone(false);
+                const values = formValues(submitted);
+                save.mutate({
+                  name: values.name ?? '',
+                  starts_at: toInstant(values.starts_at ?? ''),
+                  ends_at: toInstant(values.ends_at ?? ''),
+                  location: orNull(values.location),
+                });
+              }}
+            >
+              {save.isError ? <ErrorNotice error={save.error} /> : null}
+              {done ? <Notice kind="ok">{t('saved')}</Notice> : null}
+              <Field
+                label={t('name')}
+                name="name"
+                maxLength={200}
+                defaultValue={program.name}
+                error={fieldError(save.error, 'name')}
+              />
+              <div class="pair">
+                <Field
+                  label={t('startsAt')}
+                  name="starts_at"
+                  type="datetime-local"
+                  optional
+                  defaultValue={program.starts_at ? toLocalInput(program.starts_at) : ''}
+                  error={fieldError(save.error, 'starts_at')}
+                />
+                <Field
+                  label={t('endsAt')}
+                  name="ends_at"
+                  type="datetime-local"
+                  optional
+                  defaultValue={program.ends_at ? toLocalInput(program.ends_at) : ''}
+                  error={fieldError(save.error, 'ends_at')}
+                />
+              </div>
+              <Field
+                label={t('location')}
+                name="location"
+                optional
+                defaultValue={program.location ?? ''}
+                error={fieldError(save.error, 'location')}
+              />
+              <button type="submit" disabled={save.isPending}>
+                {t('save')}
+              </button>
+            </form>
+          </details>
+          {remove.isError ? <ErrorNotice error={remove.error} /> : null}
+          <ConfirmButton
+            label={t('removeProgram')}
+            accessibleLabel={t('removeProgramOf', { name: program.name })}
+            question={t('removeProgramConfirm', { name: program.name })}
+            disabled={remove.isPending}
+            danger
+            onConfirm={() => remove.mutate()}
+          />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function Programs({ edition, editable }: { edition: Edition; editable: boolean }) {
+  const { t } = useI18n();
   const queries = useQueryClient();
   const path = { edition_id: edition.id };
   const programs = useQuery({
@@ -381,14 +494,7 @@ function Programs({ edition, editable }: { edition: Edition; editable: boolean }
       ) : (
         <ul class="rows">
           {programs.data.map((program) => (
-            <li key={program.id}>
-              <strong>{program.name}</strong>
-              <span class="muted">
-                {' · '}
-                {t(`kind_${program.kind}`)} · {program.starts_at ? when(program.starts_at) : t('unscheduled')}
-                {program.location ? ` · ${program.location}` : ''}
-              </span>
-            </li>
+            <ProgramRow key={program.id} program={program} edition={edition} editable={editable} />
           ))}
         </ul>
       )}
