@@ -10,7 +10,6 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EMBEDDED_PASS_ONLY } from '../test/passes.ts';
 import { type Child, killAllChildren, runScript, startService } from '../test/processes.ts';
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
@@ -41,7 +40,7 @@ async function devToken(dataDir: string, email: string): Promise<string> {
   return stdout.trim();
 }
 
-describe('the service process', { skip: EMBEDDED_PASS_ONLY }, () => {
+describe('the service process', () => {
   const dirs: string[] = [];
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'convene-main-'));

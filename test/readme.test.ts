@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sharedBrowser } from './browser.ts';
-import { EMBEDDED_PASS_ONLY } from './passes.ts';
 import { freePort, killAllChildren, spawnInGroup } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -111,7 +110,7 @@ function bashSession(env: NodeJS.ProcessEnv) {
   };
 }
 
-describe("the README's path, walked verbatim", { skip: EMBEDDED_PASS_ONLY }, () => {
+describe("the README's path, walked verbatim", () => {
   const scratch = mkdtempSync(join(tmpdir(), 'convene-readme-'));
   const browser = sharedBrowser();
   after(async () => {

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EMBEDDED_PASS_ONLY } from '../../../../test/passes.ts';
 import { pdfToText, readPdf, WORLD_NAMES } from '../../../../test/pdf.ts';
 import { type BadgePrintItem, renderBadgesPdf } from './badges.pdf.ts';
 
@@ -73,7 +72,7 @@ const items: BadgePrintItem[] = [
   }),
 ];
 
-describe('badges: printable PDF', { skip: EMBEDDED_PASS_ONLY }, () => {
+describe('badges: printable PDF', () => {
   it('renders one page per badge with the holder, event, edition, ticket and a QR of its action_url', async () => {
     const pdf = await renderBadgesPdf(items);
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');

@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { EMBEDDED_PASS_ONLY } from '../../../../test/passes.ts';
 import {
   pdfToText,
   type ReadPdf,
@@ -105,7 +104,7 @@ async function readValid(pdf: Buffer): Promise<ReadPdf> {
   return read;
 }
 
-describe('certificate PDF', { timeout: 120_000, skip: EMBEDDED_PASS_ONLY }, () => {
+describe('certificate PDF', { timeout: 120_000 }, () => {
   it('renders one A4 landscape page with the holder, title, edition, event, dates, signatures and QR code', async () => {
     const data = certificate();
     const pdf = await renderCertificatePdf(data);
