@@ -33,6 +33,7 @@ const NOT_SELECTING = new Set([
   'GET /console/events/{event_id}/editions/{edition_id}/registrations edition_id',
   'GET /console/events/{event_id}/editions/{edition_id}/sales event_id',
   'GET /console/events/{event_id}/editions/{edition_id}/sales edition_id',
+  'GET /console/editions/{edition_id}/scan edition_id',
 ]);
 /**
  * Operations whose query is open, because a provider writes it: unknown parameters are accepted

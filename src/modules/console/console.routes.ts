@@ -138,7 +138,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     sendIndex,
   );
 
-  // Talk (an event's mail) and Sell (an edition's registrations and sales): docs/console.md.
+  // Talk (an event's mail), Sell (an edition's registrations and sales) and the door: docs/console.md.
   const more: Array<[string, string, string, string, ReturnType<typeof idParams>]> = [
     [
       '/console/events/:event_id/email-templates',
@@ -168,6 +168,14 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
       'Console: an edition’s sales (HTML)',
       'The console’s screen of an edition’s sales summary, for owners and admins (the page of `GET /console`).',
       idParams('event_id', 'edition_id'),
+    ],
+    [
+      '/console/editions/:edition_id/scan',
+      'getConsoleScan',
+      'Console: the door scanner of an edition (HTML)',
+      'The console’s door screen of an edition, for staff and up: the place chosen once, badges checked ' +
+        'in by their code with the answer at a glance, and the attendance counts (the page of `GET /console`).',
+      idParams('edition_id'),
     ],
   ];
   for (const [path, operationId, summary, what, params] of more) {

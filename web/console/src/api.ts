@@ -39,6 +39,8 @@ export class ApiError extends Error {
     readonly reason: string | undefined,
     message: string,
     readonly fields: Array<{ field: string; message: string }> = [],
+    /** The envelope's `error.meta`: what a refusal carries beside its words (a check-in's answer). */
+    readonly meta: unknown = undefined,
   ) {
     super(message);
   }
@@ -61,6 +63,7 @@ export async function unwrap<T>(pending: Promise<Answer<T>>): Promise<T> {
       message?: string;
       reason?: string;
       fields?: Array<{ field: string; message: string }>;
+      meta?: unknown;
     };
   };
   throw new ApiError(
@@ -69,6 +72,7 @@ export async function unwrap<T>(pending: Promise<Answer<T>>): Promise<T> {
     detail.error?.reason,
     detail.error?.message ?? detail.message ?? response.statusText,
     detail.error?.fields ?? [],
+    detail.error?.meta,
   );
 }
 

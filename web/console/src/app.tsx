@@ -17,6 +17,7 @@ import { EventsScreen } from './screens/events.tsx';
 import { PaymentsScreen } from './screens/payments.tsx';
 import { RegistrationsScreen } from './screens/registrations.tsx';
 import { SalesScreen } from './screens/sales.tsx';
+import { ScanScreen } from './screens/scan.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import { ErrorNotice, Pending } from './ui.tsx';
 
@@ -155,6 +156,7 @@ export function App() {
               component={RegistrationsScreen}
             />
             <Route path="/console/events/:eventId/editions/:editionId/sales" component={SalesScreen} />
+            <Route path="/console/editions/:editionId/scan" component={ScanScreen} />
             <Route default component={NotFound} />
           </Router>
         ) : null}

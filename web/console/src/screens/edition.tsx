@@ -41,6 +41,19 @@ export function useTicketTypes(editionId: string) {
   });
 }
 
+/** The edition's programs (at most 100, as its other lists). */
+export function usePrograms(editionId: string) {
+  return useQuery({
+    queryKey: ['programs', editionId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/editions/{edition_id}/programs', {
+          params: { path: { edition_id: editionId }, query: { limit: 100 } },
+        }),
+      ),
+  });
+}
+
 /** What every screen of an edition starts from: the address's ids, the event, the caller's role, the edition. */
 export function useEditionRoute() {
   const { params } = useRoute();
@@ -468,11 +481,7 @@ function Programs({ edition, editable }: { edition: Edition; editable: boolean }
   const { t } = useI18n();
   const queries = useQueryClient();
   const path = { edition_id: edition.id };
-  const programs = useQuery({
-    queryKey: ['programs', edition.id],
-    queryFn: () =>
-      unwrap(api.GET('/editions/{edition_id}/programs', { params: { path, query: { limit: 100 } } })),
-  });
+  const programs = usePrograms(edition.id);
   const create = useMutation({
     mutationFn: (body: {
       kind: 'activity' | 'checkpoint';

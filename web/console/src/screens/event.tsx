@@ -26,6 +26,8 @@ export function useEvent(eventId: string) {
   return useQuery({
     queryKey: ['event', eventId],
     queryFn: () => unwrap(api.GET('/events/{event_id}', { params: { path: { event_id: eventId } } })),
+    // The door knows its event only once its edition is read.
+    enabled: eventId !== '',
   });
 }
 

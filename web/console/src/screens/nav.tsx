@@ -54,7 +54,7 @@ export function EventTalkNav({ eventId, role }: { eventId: string; role: Role | 
   );
 }
 
-/** An edition's registrations (staff and up) and its sales (owners and admins only). */
+/** An edition's registrations and its door (staff and up), and its sales (owners and admins only). */
 export function EditionSellNav({
   eventId,
   editionId,
@@ -71,6 +71,7 @@ export function EditionSellNav({
     <nav class="screen-links" aria-label={t('talkSell')}>
       <a href={`${base}/registrations`}>{t('registrations')}</a>
       {canAdmin(role) ? <a href={`${base}/sales`}>{t('sales')}</a> : null}
+      <a href={`/console/editions/${editionId}/scan`}>{t('scanBadges')}</a>
     </nav>
   );
 }

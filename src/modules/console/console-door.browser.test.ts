@@ -1,0 +1,172 @@
+/**
+ * The console's door in Chromium (docs/console.md, "The door"), over plain HTTP at a made-up host,
+ * signed in through the test OpenID provider as a staff member: badges typed in as their QR codes
+ * hold them give every answer of a check-in, each in its own colour and words, with the holder's
+ * name and ticket; the field is ready for the next badge without a tap; the place chosen (a
+ * program) is kept across a reload; the counts follow; and the API lists each check-in once.
+ * axe-core finds nothing serious or critical, and the screen fits a 360 px phone.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { expectOk } from '../../../test/assertions.ts';
+import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
+import type { Team } from '../events/events.fixtures.ts';
+import { until } from '../events/registrations/checkout.fixtures.ts';
+import { useConsoleInBrowser } from './console.browser.fixtures.ts';
+
+/** The answer's colour on screen: one per kind (green, amber, red). */
+const COLOURS = { ok: 'rgb(13, 107, 47)', warn: 'rgb(138, 83, 0)', bad: 'rgb(163, 22, 28)' } as const;
+
+describe('the console’s door in a browser', () => {
+  const { openConsole, signIn, checkScreen, undocumentedOf, ...bench } = useConsoleInBrowser();
+  let team: Team;
+  const f = attendanceFixtures(() => team);
+  before(async () => {
+    const t = bench.t();
+    team = {
+      t,
+      owner: await t.actor('owner'),
+      admin: await t.actor('admin'),
+      staff: await t.actor('staff'),
+      outsider: await t.actor('outsider'),
+    };
+    bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
+  });
+
+  /**
+   * Types `code` as a scanner would and answers the result shown: its kind, colour and text. The
+   * screen numbers its answers (`data-scans`), so this one is told from the one before.
+   */
+  let scans = 0;
+  async function scan(page: Page, code: string) {
+    const field = page.getByLabel('Badge code or address');
+    await field.fill(code);
+    await field.press('Enter');
+    scans += 1;
+    const shown = page.locator(`.scan-result[data-scans="${scans}"]`);
+    await shown.waitFor();
+    const kind = (await shown.getAttribute('class'))?.match(/scan-(ok|warn|bad)/)?.[1];
+    // Expressions in the page (its DOM types are not the tests'); one answer is shown at a time.
+    const colour = (await page.evaluate(
+      "getComputedStyle(document.querySelector('.scan-result')).backgroundColor",
+    )) as string;
+    // Ready for the next badge: emptied and focused, no tap needed.
+    assert.equal(await field.inputValue(), '');
+    assert.equal(await page.evaluate('document.activeElement.id'), 'scan-code', 'the field has the focus');
+    return { result: await shown.getAttribute('data-result'), kind, colour, text: await shown.innerText() };
+  }
+
+  it('gives each answer of a check-in in its colour and words, keeps the place and counts once', async (context) => {
+    const { t, owner } = team;
+    // An edition under way with a staff-only program, two attendees (Bruno's badge revoked by his
+    // cancellation), a badge of another edition, and an edition not open yet.
+    const base = await f.setupAttendance();
+    const backstage = await f.createProgram(base.edition.id, { name: 'Backstage', staff_only: true });
+    const ana = await f.attendee(base.edition.id, base.general.id, 'Ana Souza');
+    const bruno = await f.attendee(base.edition.id, base.general.id, 'Bruno Lima');
+    const anaCode = await f.badgeUrlOf(base.edition.id, ana.id);
+    const brunoCode = await f.badgeUrlOf(base.edition.id, bruno.id);
+    expectOk(await f.cancel(bruno, (await f.registrationOf(base.edition.id, bruno.id)).id), 200);
+    const other = await f.setupAttendance();
+    const carla = await f.attendee(other.edition.id, other.general.id, 'Carla Dias');
+    const otherCode = await f.badgeUrlOf(other.edition.id, carla.id);
+    const later = await f.setupAttendance({ startsIn: 72 });
+    const dora = await f.attendee(later.edition.id, later.general.id, 'Dora Reis');
+    const laterCode = await f.badgeUrlOf(later.edition.id, dora.id);
+
+    const opened = await openConsole(context);
+    if (opened === undefined) return;
+    const { page, requests, problems, refusals } = opened;
+    // A refused badge is a 409 carrying the answer: what the screen shows, not a failure.
+    for (const { edition } of [base, later]) refusals.add(`409 /editions/${edition.id}/check-ins`);
+    await signIn(page, 'sam-staff');
+    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
+    for (const { event } of [base, later]) {
+      expectOk(
+        await t.post(`/events/${event.id}/members`, {
+          token: owner.token,
+          body: { email: 'sam@example.com', role: 'staff' },
+        }),
+        201,
+      );
+    }
+
+    // From the edition's screen to its door.
+    await page.goto(`${bench.origin()}/console/events/${base.event.id}/editions/${base.edition.id}`);
+    await page.getByRole('link', { name: 'Scan badges' }).click();
+    await page.getByRole('heading', { level: 1, name: `Door: ${base.edition.name}` }).waitFor();
+    await page.getByText('Attendance: 0 of 1 checked in').waitFor();
+
+    // 1. At the edition itself: ok, then the same badge again, then each refusal.
+    const first = await scan(page, anaCode);
+    assert.deepEqual(
+      { result: first.result, kind: first.kind, colour: first.colour },
+      { result: 'ok', kind: 'ok', colour: COLOURS.ok },
+    );
+    assert.match(first.text, /Checked in\s+Ana Souza\s+General/);
+    await checkScreen(page, 'door');
+    const again = await scan(page, anaCode);
+    assert.deepEqual(
+      { result: again.result, kind: again.kind, colour: again.colour },
+      { result: 'already_checked_in', kind: 'warn', colour: COLOURS.warn },
+    );
+    assert.match(again.text, /Already checked in\s+Ana Souza\s+General\s+First checked in /);
+    const refused = [
+      [brunoCode, 'revoked', /Badge revoked\s+Bruno Lima/],
+      ['not-a-badge-code', 'unknown', /Unknown badge\s+No badge has this code/],
+      [otherCode, 'wrong_edition', /Badge of another edition/],
+    ] as const;
+    for (const [code, result, text] of refused) {
+      const shown = await scan(page, code);
+      assert.deepEqual(
+        { result: shown.result, kind: shown.kind, colour: shown.colour },
+        { result, kind: 'bad', colour: COLOURS.bad },
+        result,
+      );
+      assert.match(shown.text, text, result);
+    }
+    await checkScreen(page, 'door-refused');
+    await page.getByText('Attendance: 1 of 1 checked in').waitFor();
+
+    // 2. The place chosen once, and kept across a reload: a staff-only program refuses Ana.
+    await page.getByLabel('Checking in at').selectOption({ label: 'Backstage' });
+    await page.reload();
+    scans = 0;
+    await page.getByRole('heading', { level: 1, name: `Door: ${base.edition.name}` }).waitFor();
+    await until(
+      () => page.getByLabel('Checking in at').inputValue(),
+      (value) => value === backstage.id,
+      'the program remembered',
+    );
+    const backstageScan = await scan(page, anaCode);
+    assert.equal(backstageScan.result, 'not_allowed');
+    assert.equal(backstageScan.colour, COLOURS.bad);
+    assert.match(backstageScan.text, /Not allowed here\s+Ana Souza[\s\S]*This program is for staff only\./);
+
+    // 3. An edition whose door opens in three days.
+    await page.goto(`${bench.origin()}/console/editions/${later.edition.id}/scan`);
+    scans = 0;
+    await page.getByRole('heading', { level: 1, name: `Door: ${later.edition.name}` }).waitFor();
+    const early = await scan(page, laterCode);
+    assert.deepEqual(
+      { result: early.result, colour: early.colour },
+      { result: 'not_open', colour: COLOURS.bad },
+    );
+    assert.match(early.text, /Check-in is not open\s+Dora Reis[\s\S]*24 hours before the edition starts/);
+
+    // The API counts Ana once, at the edition.
+    const listed = expectOk(
+      await t.get<Array<{ user_id: string; program_id: string | null }>>(
+        `/editions/${base.edition.id}/check-ins`,
+        { token: owner.token },
+      ),
+    );
+    assert.deepEqual(
+      listed.map(({ user_id, program_id }) => ({ user_id, program_id })),
+      [{ user_id: ana.id, program_id: null }],
+    );
+    assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
+    assert.deepEqual(undocumentedOf(requests), []);
+  });
+});

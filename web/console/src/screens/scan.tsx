@@ -1,0 +1,254 @@
+/**
+ * `/console/editions/{edition_id}/scan`: the door, for staff and up, phone first. The place is chosen
+ * once (the edition itself or one of its programs; this device remembers it for the edition), then
+ * each badge is checked in by what its QR code holds, typed or pasted here
+ * (`POST /editions/{edition_id}/check-ins`, with a `nonce` so a retried request counts once). The
+ * answer fills the screen at a glance: green for `ok` with the holder's name and ticket, amber for
+ * `already_checked_in` with the first time, red for every refusal (the 409's `error.meta` carries
+ * the same answer), each with its own tone and vibration; the field is emptied and focused for the
+ * next badge, no tap needed. The attendance counts (`GET /editions/{edition_id}/attendance`) refresh
+ * every few seconds.
+ */
+import { useMutation, useQuery } from '@tanstack/preact-query';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { ApiError, api, type Schemas, unwrap } from '../api.ts';
+import { useI18n } from '../i18n.tsx';
+import { ErrorNotice, Pending } from '../ui.tsx';
+import { useEdition, usePrograms } from './edition.tsx';
+import { useEvent } from './event.tsx';
+import { EditionCrumbs } from './nav.tsx';
+
+type Answer = Schemas['CheckInAnswer'];
+type Tone = 'ok' | 'warn' | 'bad';
+
+/** How often the counts are read again while the door is open. */
+const COUNTS_EVERY_MS = 5_000;
+
+const toneOf = (result: Answer['result']): Tone =>
+  result === 'ok' ? 'ok' : result === 'already_checked_in' ? 'warn' : 'bad';
+
+/** A tone per kind of answer (a rising pair, a double beep, a low buzz) and a vibration. */
+const SIGNALS: Record<Tone, { tones: Array<[number, number]>; vibration: number[] }> = {
+  ok: {
+    tones: [
+      [880, 0.09],
+      [1320, 0.12],
+    ],
+    vibration: [60],
+  },
+  warn: {
+    tones: [
+      [660, 0.1],
+      [0, 0.06],
+      [660, 0.1],
+    ],
+    vibration: [60, 60, 60],
+  },
+  bad: { tones: [[180, 0.4]], vibration: [300] },
+};
+
+let audio: AudioContext | undefined;
+
+/** Plays the answer's signal; silent where the browser has no audio or vibration. */
+function signal(tone: Tone) {
+  const { tones, vibration } = SIGNALS[tone];
+  navigator.vibrate?.(vibration);
+  try {
+    audio ??= new AudioContext();
+    let at = audio.currentTime;
+    for (const [frequency, seconds] of tones) {
+      if (frequency > 0) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.frequency.value = frequency;
+        gain.gain.value = 0.2;
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + seconds);
+      }
+      at += seconds;
+    }
+  } catch {
+    // No audio output (a headless browser, a locked-down device): the screen says it all.
+  }
+}
+
+/** A scan's id, from the browser's random numbers (`crypto.randomUUID` needs a secure context). */
+function nonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The place this device checks in at, for an edition: '' is the edition itself. */
+function usePlace(editionId: string): [string, (place: string) => void] {
+  const key = `convene.scan.place.${editionId}`;
+  const [place, setPlace] = useState(() => {
+    try {
+      return localStorage.getItem(key) ?? '';
+    } catch {
+      return '';
+    }
+  });
+  const choose = (next: string) => {
+    setPlace(next);
+    try {
+      localStorage.setItem(key, next);
+    } catch {
+      // Storage refused (private mode): the choice lasts for this page.
+    }
+  };
+  return [place, choose];
+}
+
+/** `scans`: how many answers this screen has shown, so a reader (or a test) tells this one from the last. */
+function Result({ answer, scans }: { answer: Answer; scans: number }) {
+  const { t, when } = useI18n();
+  const tone = toneOf(answer.result);
+  return (
+    <section
+      class={`scan-result scan-${tone}`}
+      aria-labelledby="scan-verdict"
+      data-result={answer.result}
+      data-scans={scans}
+    >
+      <p class="scan-verdict" id="scan-verdict">
+        {t(`scan_${answer.result}`)}
+      </p>
+      {answer.holder_name ? <p class="scan-holder">{answer.holder_name}</p> : null}
+      {answer.ticket_name ? <p>{answer.ticket_name}</p> : null}
+      {answer.result === 'already_checked_in' && answer.first_checked_in_at ? (
+        <p>{t('scanFirstAt', { when: when(answer.first_checked_in_at) })}</p>
+      ) : null}
+      {answer.result === 'not_allowed' && answer.reason ? <p>{t(`scanReason_${answer.reason}`)}</p> : null}
+      {answer.result === 'not_open' ? <p>{t('scanNotOpenHint')}</p> : null}
+      {answer.result === 'unknown' ? <p>{t('scanUnknownHint')}</p> : null}
+    </section>
+  );
+}
+
+function Counts({ editionId, place }: { editionId: string; place: string }) {
+  const { t } = useI18n();
+  const attendance = useQuery({
+    queryKey: ['attendance', editionId],
+    queryFn: () =>
+      unwrap(api.GET('/editions/{edition_id}/attendance', { params: { path: { edition_id: editionId } } })),
+    refetchInterval: COUNTS_EVERY_MS,
+  });
+  if (attendance.data === undefined) return <Pending query={attendance} />;
+  const counts =
+    place === '' ? attendance.data.edition : attendance.data.programs.find((p) => p.program_id === place);
+  if (counts === undefined) return null;
+  return (
+    <p class="scan-counts" id="scan-counts">
+      <span class="muted">{t('scanCountsTitle')}: </span>
+      {t('scanCounts', { checkedIn: counts.checked_in, registered: counts.registered })}
+    </p>
+  );
+}
+
+export function ScanScreen() {
+  const { t } = useI18n();
+  const { params } = useRoute();
+  const editionId = params.editionId ?? '';
+  const edition = useEdition(editionId);
+  const eventId = edition.data?.event_id ?? '';
+  const event = useEvent(eventId);
+  const programs = usePrograms(editionId);
+  const [place, setPlace] = usePlace(editionId);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [scans, setScans] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const checkIn = useMutation({
+    mutationFn: (code: string) =>
+      unwrap(
+        api.POST('/editions/{edition_id}/check-ins', {
+          params: { path: { edition_id: editionId } },
+          body: { code, nonce: nonce(), ...(place === '' ? {} : { program_id: place }) },
+        }),
+      ).catch((error: unknown) => {
+        // A refused badge is an answer too: the 409 carries it in `error.meta`.
+        if (error instanceof ApiError && error.status === 409 && error.meta !== undefined) {
+          return error.meta as Answer;
+        }
+        throw error;
+      }),
+    onSuccess: (answered) => {
+      setAnswer(answered);
+      setScans((count) => count + 1);
+      signal(toneOf(answered.result));
+    },
+    onSettled: () => input.current?.focus(),
+  });
+  useEffect(() => input.current?.focus(), []);
+  const editionName = edition.data?.name;
+  return (
+    <>
+      {eventId ? (
+        <EditionCrumbs
+          eventId={eventId}
+          eventName={event.data?.name}
+          editionId={editionId}
+          editionName={editionName}
+        />
+      ) : null}
+      <h1 tabIndex={-1}>{t('scanTitle', { edition: editionName ?? '…' })}</h1>
+      {edition.isError ? <Pending query={edition} /> : null}
+      <div class="field">
+        <label for="scan-place">{t('scanPlace')}</label>
+        <select
+          id="scan-place"
+          value={place}
+          aria-describedby="scan-place-hint"
+          onChange={(changed) => setPlace(changed.currentTarget.value)}
+        >
+          <option value="">{t('scanPlaceEdition')}</option>
+          {(programs.data ?? []).map((program) => (
+            <option key={program.id} value={program.id}>
+              {program.name}
+            </option>
+          ))}
+        </select>
+        <p class="hint" id="scan-place-hint">
+          {t('scanPlaceHint')}
+        </p>
+      </div>
+      <Counts editionId={editionId} place={place} />
+      <form
+        class="scan-form"
+        onSubmit={(submitted) => {
+          submitted.preventDefault();
+          const field = input.current;
+          const code = field?.value.trim() ?? '';
+          if (code === '' || field === null) return;
+          field.value = '';
+          checkIn.mutate(code);
+        }}
+      >
+        <div class="field">
+          <label for="scan-code">{t('scanCode')}</label>
+          <input
+            id="scan-code"
+            ref={input}
+            name="code"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellcheck={false}
+            aria-describedby="scan-code-hint"
+          />
+          <p class="hint" id="scan-code-hint">
+            {t('scanCodeHint')}
+          </p>
+        </div>
+        <button type="submit" disabled={checkIn.isPending}>
+          {t('scanCheckIn')}
+        </button>
+      </form>
+      <div role="status" aria-live="assertive" aria-atomic="true">
+        {checkIn.isPending ? <p class="muted">{t('scanChecking')}</p> : null}
+        {checkIn.isError ? <ErrorNotice error={checkIn.error} /> : null}
+        {answer !== null && !checkIn.isPending ? <Result answer={answer} scans={scans} /> : null}
+      </div>
+    </>
+  );
+}
