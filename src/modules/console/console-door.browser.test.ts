@@ -3,7 +3,8 @@
  * signed in through the test OpenID provider as a staff member: badges typed in as their QR codes
  * hold them give every answer of a check-in, each in its own colour and words, with the holder's
  * name and ticket; the field is ready for the next badge without a tap; the place chosen (a
- * program) is kept across a reload; the counts follow; and the API lists each check-in once.
+ * program) is kept across a reload; the counts and the latest check-ins follow; and the API lists
+ * each check-in once.
  * axe-core finds nothing serious or critical, and the screen fits a 360 px phone.
  */
 import assert from 'node:assert/strict';
@@ -19,7 +20,8 @@ import { useConsoleInBrowser } from './console.browser.fixtures.ts';
 const COLOURS = { ok: 'rgb(13, 107, 47)', warn: 'rgb(138, 83, 0)', bad: 'rgb(163, 22, 28)' } as const;
 
 describe('the console’s door in a browser', () => {
-  const { openConsole, signIn, checkScreen, undocumentedOf, ...bench } = useConsoleInBrowser();
+  const { openConsole, signIn, checkScreen, undocumentedOf, visit, settled, ...bench } =
+    useConsoleInBrowser();
   let team: Team;
   const f = attendanceFixtures(() => team);
   before(async () => {
@@ -128,9 +130,22 @@ describe('the console’s door in a browser', () => {
     }
     await checkScreen(page, 'door-refused');
     await page.getByText('Attendance: 1 of 1 checked in').waitFor();
+    // The latest check-ins: Ana once, where she was checked in.
+    const latest = page.locator('#scan-latest-list > li');
+    await until(
+      () => latest.count(),
+      (count) => count === 1,
+      'one check-in listed',
+    );
+    assert.match(await latest.first().innerText(), /^Ana Souza · General · .+ · at the edition$/);
 
     // 2. The place chosen once, and kept across a reload: a staff-only program refuses Ana.
     await page.getByLabel('Checking in at').selectOption({ label: 'Backstage' });
+    // The lists follow the place: nobody at Backstage yet.
+    const latestHere = page.getByRole('region', { name: 'Latest check-ins' });
+    await latestHere.getByText('No one checked in here yet.').waitFor();
+    // Reloaded once settled (the lists are read every few seconds; a reload would abort a read).
+    await settled(page);
     await page.reload();
     scans = 0;
     await page.getByRole('heading', { level: 1, name: `Door: ${base.edition.name}` }).waitFor();
@@ -143,9 +158,14 @@ describe('the console’s door in a browser', () => {
     assert.equal(backstageScan.result, 'not_allowed');
     assert.equal(backstageScan.colour, COLOURS.bad);
     assert.match(backstageScan.text, /Not allowed here\s+Ana Souza[\s\S]*This program is for staff only\./);
+    // Nobody at Backstage yet: a refusal records nothing.
+    await page
+      .getByRole('region', { name: 'Latest check-ins' })
+      .getByText('No one checked in here yet.')
+      .waitFor();
 
     // 3. An edition whose door opens in three days.
-    await page.goto(`${bench.origin()}/console/editions/${later.edition.id}/scan`);
+    await visit(page, `/console/editions/${later.edition.id}/scan`);
     scans = 0;
     await page.getByRole('heading', { level: 1, name: `Door: ${later.edition.name}` }).waitFor();
     const early = await scan(page, laterCode);

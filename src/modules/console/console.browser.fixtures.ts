@@ -40,6 +40,9 @@ export function operationsOf(
   );
 }
 
+/** Each console page's count of requests to the app not yet answered (`openConsole`). */
+const inFlightOf = new WeakMap<Page, () => number>();
+
 export interface ConsoleWorld {
   browser: ReturnType<typeof sharedBrowser>;
   /** The app's address, at the made-up host the browser maps to loopback. */
@@ -75,13 +78,21 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     const refusals = new Set(['401 /auth/session']);
     const isRefusal = (status: number, url: string) =>
       url.startsWith(origin) && refusals.has(`${status} ${new URL(url).pathname}`);
+    let inFlight = 0;
+    inFlightOf.set(page, () => inFlight);
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.origin === origin) requests.push(`${request.method()} ${url.pathname}`);
+      if (url.origin !== origin) return;
+      requests.push(`${request.method()} ${url.pathname}`);
+      inFlight += 1;
+    });
+    page.on('requestfinished', (request) => {
+      if (request.url().startsWith(origin)) inFlight -= 1;
     });
     page.on('requestfailed', (request) => {
-      if (request.url().startsWith(origin))
-        problems.push(`${request.url()}: ${request.failure()?.errorText}`);
+      if (!request.url().startsWith(origin)) return;
+      inFlight -= 1;
+      problems.push(`${request.url()}: ${request.failure()?.errorText}`);
     });
     page.on('response', (response) => {
       const status = response.status();
@@ -135,13 +146,28 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     assert.ok(requests.some((request) => request.startsWith('POST /events/')));
   }
 
-  /** Opens `path` once the page is idle (a navigation would abort a request still in flight). */
-  async function visit(page: Page, path: string) {
+  /**
+   * Resolves once none of the page's requests to the app is in flight: a navigation or a reload
+   * then aborts nothing (screens read some lists every few seconds, and again after a change).
+   */
+  async function settled(page: Page) {
     await page.waitForLoadState('networkidle');
+    const inFlight = inFlightOf.get(page) ?? (() => 0);
+    // None for 100 ms on end: a request the page just started is reported a moment later.
+    let quietSince = Date.now();
+    while (Date.now() - quietSince < 100) {
+      if (inFlight() > 0) quietSince = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Opens `path` once the page is settled. */
+  async function visit(page: Page, path: string) {
+    await settled(page);
     await page.goto(`${world().origin}${path}`);
   }
 
-  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit };
+  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit, settled };
 }
 
 /** An amount of BRL as the console's English screens write it. */

@@ -27,6 +27,10 @@ export const doorEn = {
   scanUnknownHint: 'No badge has this code. Check what was typed, or send the person to the desk.',
   scanCounts: '{checkedIn} of {registered} checked in',
   scanCountsTitle: 'Attendance',
+  scanLatest: 'Latest check-ins',
+  scanLatestNone: 'No one checked in here yet.',
+  scanAtEdition: 'at the edition',
+  scanAtProgram: 'at {name}',
 };
 
 export type DoorMessages = typeof doorEn;
@@ -57,6 +61,10 @@ export const doorPtBR: DoorMessages = {
     'Nenhum crachá tem este código. Confira o que foi digitado ou encaminhe a pessoa ao balcão.',
   scanCounts: '{checkedIn} de {registered} com check-in',
   scanCountsTitle: 'Presença',
+  scanLatest: 'Últimos check-ins',
+  scanLatestNone: 'Ninguém fez check-in aqui ainda.',
+  scanAtEdition: 'na edição',
+  scanAtProgram: 'em {name}',
 };
 
 export const doorEs: DoorMessages = {
@@ -86,4 +94,8 @@ export const doorEs: DoorMessages = {
     'Ninguna credencial tiene este código. Revisa lo escrito o envía a la persona al mostrador.',
   scanCounts: '{checkedIn} de {registered} ya entraron',
   scanCountsTitle: 'Asistencia',
+  scanLatest: 'Últimas entradas',
+  scanLatestNone: 'Aún no entró nadie aquí.',
+  scanAtEdition: 'en la edición',
+  scanAtProgram: 'en {name}',
 };

@@ -6,10 +6,11 @@
  * answer fills the screen at a glance: green for `ok` with the holder's name and ticket, amber for
  * `already_checked_in` with the first time, red for every refusal (the 409's `error.meta` carries
  * the same answer), each with its own tone and vibration; the field is emptied and focused for the
- * next badge, no tap needed. The attendance counts (`GET /editions/{edition_id}/attendance`) refresh
- * every few seconds.
+ * next badge, no tap needed. The attendance counts (`GET /editions/{edition_id}/attendance`) and the
+ * latest check-ins (`GET /editions/{edition_id}/check-ins`, at the program chosen, or everywhere)
+ * refresh every few seconds and after each scan.
  */
-import { useMutation, useQuery } from '@tanstack/preact-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { ApiError, api, type Schemas, unwrap } from '../api.ts';
@@ -20,10 +21,13 @@ import { useEvent } from './event.tsx';
 import { EditionCrumbs } from './nav.tsx';
 
 type Answer = Schemas['CheckInAnswer'];
+type Program = Schemas['Program'];
 type Tone = 'ok' | 'warn' | 'bad';
 
-/** How often the counts are read again while the door is open. */
+/** How often the counts and the latest check-ins are read again while the door is open. */
 const COUNTS_EVERY_MS = 5_000;
+/** Check-ins listed under the counts. */
+const LATEST = 10;
 
 const toneOf = (result: Answer['result']): Tone =>
   result === 'ok' ? 'ok' : result === 'already_checked_in' ? 'warn' : 'bad';
@@ -147,6 +151,58 @@ function Counts({ editionId, place }: { editionId: string; place: string }) {
   );
 }
 
+/** The newest check-ins at the place chosen (a program), or everywhere (the edition), with where. */
+function LatestCheckIns({
+  editionId,
+  place,
+  programs,
+}: {
+  editionId: string;
+  place: string;
+  programs: Program[];
+}) {
+  const { t, when } = useI18n();
+  const latest = useQuery({
+    queryKey: ['check-ins', editionId, place],
+    queryFn: () =>
+      unwrap(
+        api.GET('/editions/{edition_id}/check-ins', {
+          params: {
+            path: { edition_id: editionId },
+            query: { limit: LATEST, ...(place === '' ? {} : { program_id: place }) },
+          },
+        }),
+      ),
+    refetchInterval: COUNTS_EVERY_MS,
+  });
+  const where = (programId: string | null) =>
+    programId === null
+      ? t('scanAtEdition')
+      : t('scanAtProgram', { name: programs.find((program) => program.id === programId)?.name ?? '…' });
+  return (
+    <section aria-labelledby="scan-latest">
+      <h2 id="scan-latest">{t('scanLatest')}</h2>
+      {latest.data === undefined ? (
+        <Pending query={latest} />
+      ) : latest.data.length === 0 ? (
+        <p class="muted">{t('scanLatestNone')}</p>
+      ) : (
+        <ul class="rows" id="scan-latest-list">
+          {latest.data.map((checkIn) => (
+            <li key={checkIn.id}>
+              <strong>{checkIn.holder_name}</strong>
+              <span class="muted">
+                {checkIn.ticket_name ? ` · ${checkIn.ticket_name}` : ''} · {when(checkIn.checked_in_at)} ·{' '}
+                {where(checkIn.program_id)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export function ScanScreen() {
   const { t } = useI18n();
   const { params } = useRoute();
@@ -159,6 +215,7 @@ export function ScanScreen() {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [scans, setScans] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const queries = useQueryClient();
   const checkIn = useMutation({
     mutationFn: (code: string) =>
       unwrap(
@@ -177,6 +234,8 @@ export function ScanScreen() {
       setAnswer(answered);
       setScans((count) => count + 1);
       signal(toneOf(answered.result));
+      void queries.invalidateQueries({ queryKey: ['attendance', editionId] });
+      void queries.invalidateQueries({ queryKey: ['check-ins', editionId] });
     },
     onSettled: () => input.current?.focus(),
   });
@@ -249,6 +308,7 @@ export function ScanScreen() {
         {checkIn.isError ? <ErrorNotice error={checkIn.error} /> : null}
         {answer !== null && !checkIn.isPending ? <Result answer={answer} scans={scans} /> : null}
       </div>
+      <LatestCheckIns editionId={editionId} place={place} programs={programs.data ?? []} />
     </>
   );
 }
