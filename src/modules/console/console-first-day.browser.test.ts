@@ -26,6 +26,7 @@ describe('an organiser’s first day in the console', () => {
     checkScreen,
     undocumentedOf,
     visit,
+    mailLogOf,
   } = useSellingConsole([
     { id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' },
     { id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' },
@@ -180,16 +181,7 @@ describe('an organiser’s first day in the console', () => {
       'the registration refunded',
     );
     await visit(page, `/console/events/${eventId}`);
-    await page.getByRole('link', { name: 'Mail log' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Mail log' }).waitFor();
-    await page.getByLabel('Mail', { exact: true }).selectOption('refund_issued');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    const mails = page.locator('ul.mails > li');
-    await until(
-      () => mails.count(),
-      (count) => count === 1,
-      'the refund mail',
-    );
+    const mails = await mailLogOf(page, 'refund_issued', 1);
     assert.match(await mails.first().innerText(), /Refund issued · To: bia@example\.com/);
 
     // 8. Sam, invited as staff, signs in: the event is theirs to see, the money is not.

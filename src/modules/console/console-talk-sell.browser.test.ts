@@ -21,7 +21,7 @@ import type { SalesSummary } from '../events/registrations/sales.schemas.ts';
 import { brl, literally, useSellingConsole } from './console.browser.fixtures.ts';
 
 describe('the console’s Talk and Sell screens in a browser', () => {
-  const { bench, openConsole, signIn, checkScreen, expectDocumented, visit } = useSellingConsole([
+  const { bench, openConsole, signIn, checkScreen, expectDocumented, visit, mailLogOf } = useSellingConsole([
     { id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' },
   ]);
   const h = checkoutHelpers(bench);
@@ -299,16 +299,7 @@ describe('the console’s Talk and Sell screens in a browser', () => {
 
     // 5. The refund mail in the event's mail log, resent after a confirmation.
     await page.getByRole('navigation', { name: 'breadcrumb' }).getByRole('link').nth(1).click();
-    await page.getByRole('link', { name: 'Mail log' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Mail log' }).waitFor();
-    await page.getByLabel('Mail', { exact: true }).selectOption('refund_issued');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    const mails = page.locator('ul.mails > li');
-    await until(
-      () => mails.count(),
-      (count) => count === 1,
-      'the refund mail',
-    );
+    const mails = await mailLogOf(page, 'refund_issued', 1);
     assert.match(await mails.first().innerText(), new RegExp(`Refund issued · To: ${people.paula.email}`));
     assert.match(await mails.first().innerText(), /Attempts: \d/);
     await mails

@@ -14,7 +14,7 @@ import { accessibilityProblems, screenshot, sharedBrowser } from '../../../test/
 import { ensureConsoleBuilt } from '../../../test/console-build.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../../test/harness.ts';
 import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-provider.ts';
-import { useCheckoutBench } from '../events/registrations/checkout.fixtures.ts';
+import { until, useCheckoutBench } from '../events/registrations/checkout.fixtures.ts';
 
 export const HOST = 'convene.test';
 
@@ -167,7 +167,25 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     await page.goto(`${world().origin}${path}`);
   }
 
-  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit, settled };
+  /**
+   * From an event's screen, its mail log filtered to the mails of `kind`, once `count` are listed;
+   * answers the list's items.
+   */
+  async function mailLogOf(page: Page, kind: string, count: number) {
+    await page.getByRole('link', { name: 'Mail log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mail log' }).waitFor();
+    await page.getByLabel('Mail', { exact: true }).selectOption(kind);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const mails = page.locator('ul.mails > li');
+    await until(
+      () => mails.count(),
+      (listed) => listed === count,
+      `${count} ${kind} mail(s) in the log`,
+    );
+    return mails;
+  }
+
+  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit, settled, mailLogOf };
 }
 
 /** An amount of BRL as the console's English screens write it. */
