@@ -168,10 +168,13 @@ export interface MailOutcome {
 }
 
 /**
- * Records how the turns of several claimed mails ended, in one statement: each attempt's outcome
- * (in a CTE) and each mail's status, `sent_at`, last error and next due time; the lease is let go.
- * Fenced by each mail's claim, so a sender whose lease ran out records nothing over the next one's.
- * A sent mail keeps the last error it met, as its history.
+ * Records how the turns of several claimed mails ended, in one statement: each mail's status,
+ * `sent_at`, last error and next due time (the lease is let go), then the outcome of the attempts of
+ * the mails so updated. Fenced by each mail's claim, so a sender whose lease ran out records nothing
+ * over the next one's. The attempts follow the mails' update, not a read beside it: that update
+ * locks each row and checks its claim again if a new claim took it meanwhile, where a plain read
+ * still saw the old claim, and an acceptance was once recorded for a mail that the next claim then
+ * sent again. A sent mail keeps the last error it met, as its history.
  */
 export async function finishMails(db: Executor, outcomes: MailOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
@@ -187,23 +190,23 @@ export async function finishMails(db: Executor, outcomes: MailOutcome[]): Promis
   await db.execute(sql`
     with v (id, claim_id, number, outcome, smtp_code, response, status, last_error, retry_in) as (
       values ${values}
-    ), attempt as (
-      update email_attempts a
-      set outcome = v.outcome, smtp_code = v.smtp_code, response = v.response, finished_at = now()
-      from v, emails e
-      where v.number is not null and a.email_id = v.id and a.number = v.number
-        and e.id = v.id and e.claim_id = v.claim_id
+    ), finished as (
+      update emails e
+      set status = v.status,
+          sent_at = case when v.status = 'sent' then now() else e.sent_at end,
+          last_error = coalesce(v.last_error, e.last_error),
+          next_attempt_at = case when v.retry_in is null then e.next_attempt_at
+                                 else now() + make_interval(secs => v.retry_in) end,
+          leased_until = null,
+          updated_at = now()
+      from v
+      where e.id = v.id and e.claim_id = v.claim_id and e.status = 'queued'
+      returning e.id
     )
-    update emails e
-    set status = v.status,
-        sent_at = case when v.status = 'sent' then now() else e.sent_at end,
-        last_error = coalesce(v.last_error, e.last_error),
-        next_attempt_at = case when v.retry_in is null then e.next_attempt_at
-                               else now() + make_interval(secs => v.retry_in) end,
-        leased_until = null,
-        updated_at = now()
-    from v
-    where e.id = v.id and e.claim_id = v.claim_id and e.status = 'queued'`);
+    update email_attempts a
+    set outcome = v.outcome, smtp_code = v.smtp_code, response = v.response, finished_at = now()
+    from v, finished f
+    where v.number is not null and a.email_id = v.id and a.number = v.number and f.id = v.id`);
 }
 
 const logColumns = {
