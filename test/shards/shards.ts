@@ -94,6 +94,13 @@ export async function runShard(index: number): Promise<void> {
   const all = testFiles();
   const skipped = isServerPass() ? all.filter((file) => file in EMBEDDED_PASS_ONLY) : [];
   if (index === 1) {
+    // A renamed or deleted file would otherwise leave its entry behind, silently.
+    const stale = Object.keys(EMBEDDED_PASS_ONLY).filter((file) => !all.includes(file));
+    if (stale.length > 0) {
+      test('test/passes.ts lists only test files', () => {
+        throw new Error(`not a test file any more: ${stale.join(', ')}`);
+      });
+    }
     for (const file of skipped) {
       test(file, { skip: `runs in the embedded pass only: ${EMBEDDED_PASS_ONLY[file]}` }, () => {});
     }
