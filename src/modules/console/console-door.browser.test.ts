@@ -20,8 +20,7 @@ import { useConsoleInBrowser } from './console.browser.fixtures.ts';
 const COLOURS = { ok: 'rgb(13, 107, 47)', warn: 'rgb(138, 83, 0)', bad: 'rgb(163, 22, 28)' } as const;
 
 describe('the console’s door in a browser', () => {
-  const { openConsole, signIn, checkScreen, undocumentedOf, visit, settled, ...bench } =
-    useConsoleInBrowser();
+  const { openConsole, signIn, checkScreen, undocumentedOf, visit, reload, ...bench } = useConsoleInBrowser();
   let team: Team;
   const f = attendanceFixtures(() => team);
   before(async () => {
@@ -144,9 +143,8 @@ describe('the console’s door in a browser', () => {
     // The lists follow the place: nobody at Backstage yet.
     const latestHere = page.getByRole('region', { name: 'Latest check-ins' });
     await latestHere.getByText('No one checked in here yet.').waitFor();
-    // Reloaded once settled (the lists are read every few seconds; a reload would abort a read).
-    await settled(page);
-    await page.reload();
+    // The lists are read every few seconds: reloaded between two reads.
+    await reload(page);
     scans = 0;
     await page.getByRole('heading', { level: 1, name: `Door: ${base.edition.name}` }).waitFor();
     await until(

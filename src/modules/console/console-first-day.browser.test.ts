@@ -26,6 +26,7 @@ describe('an organiser’s first day in the console', () => {
     checkScreen,
     undocumentedOf,
     visit,
+    reload,
     mailLogOf,
   } = useSellingConsole([
     { id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' },
@@ -136,7 +137,7 @@ describe('an organiser’s first day in the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Sales summary' }).waitFor();
     await until(
       async () => {
-        await page.reload();
+        await reload(page);
         await page.locator('#sales-counts').waitFor();
         return page.locator('#sales-counts').innerText();
       },

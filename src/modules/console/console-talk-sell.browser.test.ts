@@ -21,9 +21,8 @@ import type { SalesSummary } from '../events/registrations/sales.schemas.ts';
 import { brl, literally, useSellingConsole } from './console.browser.fixtures.ts';
 
 describe('the console’s Talk and Sell screens in a browser', () => {
-  const { bench, openConsole, signIn, checkScreen, expectDocumented, visit, mailLogOf } = useSellingConsole([
-    { id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' },
-  ]);
+  const { bench, openConsole, signIn, checkScreen, expectDocumented, visit, reload, mailLogOf } =
+    useSellingConsole([{ id: 'olga-organiser', email: 'olga@example.com', name: 'Olga Organiser' }]);
   const h = checkoutHelpers(bench);
   let eventId: string;
   let editionId: string;
@@ -58,8 +57,7 @@ describe('the console’s Talk and Sell screens in a browser', () => {
       await t.post(`/events/${eventId}/members`, { token: owner.token, body: { email, role: 'admin' } }),
       201,
     );
-    await page.waitForLoadState('networkidle');
-    await page.reload();
+    await reload(page);
   }
 
   it('edits a mail with its preview, sells, refunds and cancels, and resends the refund mail', async (context) => {

@@ -161,6 +161,12 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     }
   }
 
+  /** Reloads the page once it is settled (a reload aborts the reads still in flight). */
+  async function reload(page: Page) {
+    await settled(page);
+    await page.reload();
+  }
+
   /** Opens `path` once the page is settled. */
   async function visit(page: Page, path: string) {
     await settled(page);
@@ -185,7 +191,17 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     return mails;
   }
 
-  return { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, visit, settled, mailLogOf };
+  return {
+    openConsole,
+    signIn,
+    checkScreen,
+    expectDocumented,
+    undocumentedOf,
+    visit,
+    reload,
+    settled,
+    mailLogOf,
+  };
 }
 
 /** An amount of BRL as the console's English screens write it. */

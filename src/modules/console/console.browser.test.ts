@@ -15,7 +15,7 @@ import { until } from '../events/registrations/checkout.fixtures.ts';
 import { useConsoleInBrowser } from './console.browser.fixtures.ts';
 
 describe('the organiser console in a browser', () => {
-  const { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, ...bench } =
+  const { openConsole, signIn, checkScreen, expectDocumented, undocumentedOf, reload, ...bench } =
     useConsoleInBrowser();
   let t: TestApp;
 
@@ -210,7 +210,7 @@ describe('the organiser console in a browser', () => {
     await page.getByLabel('Idioma').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
     // Remembered on the device: a reload keeps the pick over the browser's language.
-    await page.reload();
+    await reload(page);
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
   });
@@ -234,7 +234,7 @@ describe('the organiser console in a browser', () => {
     assert.equal(added.status, 201, added.text);
 
     const { page, requests, problems } = setUp;
-    await page.reload();
+    await reload(page);
     await page.getByRole('link', { name: 'Door Day' }).click();
     await page.getByRole('heading', { level: 1, name: /Door Day/ }).waitFor();
     await page.getByText('Your role lets you see this event but not change it.').waitFor();
