@@ -31,6 +31,9 @@ export const doorEn = {
   scanLatestNone: 'No one checked in here yet.',
   scanAtEdition: 'at the edition',
   scanAtProgram: 'at {name}',
+  scanQueued: 'Saved on this device',
+  scanQueuedHint: 'No answer from the service: the scan is sent, with its time, when the network returns.',
+  scanWaiting: 'Scans waiting to be sent: {count}',
 };
 
 export type DoorMessages = typeof doorEn;
@@ -65,6 +68,9 @@ export const doorPtBR: DoorMessages = {
   scanLatestNone: 'Ninguém fez check-in aqui ainda.',
   scanAtEdition: 'na edição',
   scanAtProgram: 'em {name}',
+  scanQueued: 'Salvo neste aparelho',
+  scanQueuedHint: 'Sem resposta do serviço: a leitura é enviada, com o horário dela, quando a rede voltar.',
+  scanWaiting: 'Leituras esperando envio: {count}',
 };
 
 export const doorEs: DoorMessages = {
@@ -98,4 +104,7 @@ export const doorEs: DoorMessages = {
   scanLatestNone: 'Aún no entró nadie aquí.',
   scanAtEdition: 'en la edición',
   scanAtProgram: 'en {name}',
+  scanQueued: 'Guardado en este dispositivo',
+  scanQueuedHint: 'Sin respuesta del servicio: la lectura se envía, con su hora, cuando vuelva la red.',
+  scanWaiting: 'Lecturas por enviar: {count}',
 };

@@ -2,7 +2,9 @@
  * `/console/editions/{edition_id}/scan`: the door, for staff and up, phone first. The place is chosen
  * once (the edition itself or one of its programs; this device remembers it for the edition), then
  * each badge is checked in by what its QR code holds, typed or pasted here
- * (`POST /editions/{edition_id}/check-ins`, with a `nonce` so a retried request counts once). The
+ * (`POST /editions/{edition_id}/check-ins`). Each scan is kept on the device before it is sent, and
+ * sent with its time and a `nonce` (scan-uploads.ts): with the network down it waits, said on screen
+ * and counted, and goes when the network returns, counted once however often it is sent. The
  * answer fills the screen at a glance: green for `ok` with the holder's name and ticket, amber for
  * `already_checked_in` with the first time, red for every refusal (the 409's `error.meta` carries
  * the same answer), each with its own tone and vibration; the field is emptied and focused for the
@@ -10,17 +12,17 @@
  * latest check-ins (`GET /editions/{edition_id}/check-ins`, at the program chosen, or everywhere)
  * refresh every few seconds and after each scan.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
+import { useQuery } from '@tanstack/preact-query';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { ApiError, api, type Schemas, unwrap } from '../api.ts';
+import { api, type Schemas, unwrap } from '../api.ts';
 import { useI18n } from '../i18n.tsx';
 import { ErrorNotice, Pending } from '../ui.tsx';
 import { useEdition, usePrograms } from './edition.tsx';
 import { useEvent } from './event.tsx';
 import { EditionCrumbs } from './nav.tsx';
+import { type Answer, type Sent, useDoorScans } from './scan-uploads.ts';
 
-type Answer = Schemas['CheckInAnswer'];
 type Program = Schemas['Program'];
 type Tone = 'ok' | 'warn' | 'bad';
 
@@ -78,12 +80,6 @@ function signal(tone: Tone) {
   }
 }
 
-/** A scan's id, from the browser's random numbers (`crypto.randomUUID` needs a secure context). */
-function nonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** The place this device checks in at, for an edition: '' is the edition itself. */
 function usePlace(editionId: string): [string, (place: string) => void] {
   const key = `convene.scan.place.${editionId}`;
@@ -103,6 +99,24 @@ function usePlace(editionId: string): [string, (place: string) => void] {
     }
   };
   return [place, choose];
+}
+
+/** A scan kept on the device, no answer yet: said plainly, in neither green nor red. */
+function Queued({ scans }: { scans: number }) {
+  const { t } = useI18n();
+  return (
+    <section
+      class="scan-result scan-queued"
+      aria-labelledby="scan-verdict"
+      data-result="queued"
+      data-scans={scans}
+    >
+      <p class="scan-verdict" id="scan-verdict">
+        {t('scanQueued')}
+      </p>
+      <p>{t('scanQueuedHint')}</p>
+    </section>
+  );
 }
 
 /** `scans`: how many answers this screen has shown, so a reader (or a test) tells this one from the last. */
@@ -131,7 +145,7 @@ function Result({ answer, scans }: { answer: Answer; scans: number }) {
   );
 }
 
-function Counts({ editionId, place }: { editionId: string; place: string }) {
+function Counts({ editionId, place, waiting }: { editionId: string; place: string; waiting: number }) {
   const { t } = useI18n();
   const attendance = useQuery({
     queryKey: ['attendance', editionId],
@@ -139,15 +153,24 @@ function Counts({ editionId, place }: { editionId: string; place: string }) {
       unwrap(api.GET('/editions/{edition_id}/attendance', { params: { path: { edition_id: editionId } } })),
     refetchInterval: COUNTS_EVERY_MS,
   });
-  if (attendance.data === undefined) return <Pending query={attendance} />;
   const counts =
-    place === '' ? attendance.data.edition : attendance.data.programs.find((p) => p.program_id === place);
-  if (counts === undefined) return null;
+    place === '' ? attendance.data?.edition : attendance.data?.programs.find((p) => p.program_id === place);
   return (
-    <p class="scan-counts" id="scan-counts">
-      <span class="muted">{t('scanCountsTitle')}: </span>
-      {t('scanCounts', { checkedIn: counts.checked_in, registered: counts.registered })}
-    </p>
+    <>
+      {counts !== undefined ? (
+        <p class="scan-counts" id="scan-counts">
+          <span class="muted">{t('scanCountsTitle')}: </span>
+          {t('scanCounts', { checkedIn: counts.checked_in, registered: counts.registered })}
+        </p>
+      ) : attendance.data === undefined ? (
+        <Pending query={attendance} />
+      ) : null}
+      {waiting > 0 ? (
+        <p class="scan-waiting" id="scan-waiting">
+          {t('scanWaiting', { count: waiting })}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -212,33 +235,27 @@ export function ScanScreen() {
   const event = useEvent(eventId);
   const programs = usePrograms(editionId);
   const [place, setPlace] = usePlace(editionId);
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [shown, setShown] = useState<Sent | null>(null);
+  const [checking, setChecking] = useState(false);
   const [scans, setScans] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  const queries = useQueryClient();
-  const checkIn = useMutation({
-    mutationFn: (code: string) =>
-      unwrap(
-        api.POST('/editions/{edition_id}/check-ins', {
-          params: { path: { edition_id: editionId } },
-          body: { code, nonce: nonce(), ...(place === '' ? {} : { program_id: place }) },
-        }),
-      ).catch((error: unknown) => {
-        // A refused badge is an answer too: the 409 carries it in `error.meta`.
-        if (error instanceof ApiError && error.status === 409 && error.meta !== undefined) {
-          return error.meta as Answer;
-        }
-        throw error;
-      }),
-    onSuccess: (answered) => {
-      setAnswer(answered);
+  const door = useDoorScans(editionId);
+  const checkIn = async (code: string) => {
+    setChecking(true);
+    try {
+      const sent = await door.scan(code, place === '' ? null : place);
+      setShown(sent);
       setScans((count) => count + 1);
-      signal(toneOf(answered.result));
-      void queries.invalidateQueries({ queryKey: ['attendance', editionId] });
-      void queries.invalidateQueries({ queryKey: ['check-ins', editionId] });
-    },
-    onSettled: () => input.current?.focus(),
-  });
+      if (sent.kind === 'answered') signal(toneOf(sent.answer.result));
+    } catch (error) {
+      // The device could not keep the scan (storage refused): said, never silently dropped.
+      setShown({ kind: 'refused', error });
+      setScans((count) => count + 1);
+    } finally {
+      setChecking(false);
+      input.current?.focus();
+    }
+  };
   useEffect(() => input.current?.focus(), []);
   const editionName = edition.data?.name;
   return (
@@ -272,7 +289,7 @@ export function ScanScreen() {
           {t('scanPlaceHint')}
         </p>
       </div>
-      <Counts editionId={editionId} place={place} />
+      <Counts editionId={editionId} place={place} waiting={door.waiting} />
       <form
         class="scan-form"
         onSubmit={(submitted) => {
@@ -281,7 +298,7 @@ export function ScanScreen() {
           const code = field?.value.trim() ?? '';
           if (code === '' || field === null) return;
           field.value = '';
-          checkIn.mutate(code);
+          void checkIn(code);
         }}
       >
         <div class="field">
@@ -299,14 +316,19 @@ export function ScanScreen() {
             {t('scanCodeHint')}
           </p>
         </div>
-        <button type="submit" disabled={checkIn.isPending}>
+        <button type="submit" disabled={checking}>
           {t('scanCheckIn')}
         </button>
       </form>
       <div role="status" aria-live="assertive" aria-atomic="true">
-        {checkIn.isPending ? <p class="muted">{t('scanChecking')}</p> : null}
-        {checkIn.isError ? <ErrorNotice error={checkIn.error} /> : null}
-        {answer !== null && !checkIn.isPending ? <Result answer={answer} scans={scans} /> : null}
+        {checking ? <p class="muted">{t('scanChecking')}</p> : null}
+        {shown === null || checking ? null : shown.kind === 'answered' ? (
+          <Result answer={shown.answer} scans={scans} />
+        ) : shown.kind === 'kept' ? (
+          <Queued scans={scans} />
+        ) : (
+          <ErrorNotice error={shown.error} />
+        )}
       </div>
       <LatestCheckIns editionId={editionId} place={place} programs={programs.data ?? []} />
     </>
