@@ -13,7 +13,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
-  publicDir: false,
+  // sw.js and manifest.webmanifest, copied as they are: the service worker's address cannot change.
+  publicDir: 'public',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../../build/console', import.meta.url)),

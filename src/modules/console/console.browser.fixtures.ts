@@ -246,10 +246,15 @@ export function useSellingConsole(accounts: Array<{ id: string; email: string; n
 
 /**
  * Call inside a `describe`: starts the provider and the app at HOST (with `env()` added, read in
- * `before`) and closes them and the browser after; answers the helpers on that world.
+ * `before`) and closes them and the browser after; answers the helpers on that world. With
+ * `loopback`, the app is at 127.0.0.1 instead: a secure context, where the browser allows the
+ * console's service worker.
  */
-export function useConsoleInBrowser(env: () => Record<string, string> = () => ({})) {
-  const browser = sharedBrowser({ [HOST]: '127.0.0.1' });
+export function useConsoleInBrowser(
+  env: () => Record<string, string> = () => ({}),
+  { loopback = false }: { loopback?: boolean } = {},
+) {
+  const browser = sharedBrowser(loopback ? {} : { [HOST]: '127.0.0.1' });
   let idp: OidcProviderFixture;
   let t: TestApp;
   let origin: string;
@@ -258,7 +263,10 @@ export function useConsoleInBrowser(env: () => Record<string, string> = () => ({
   before(async () => {
     ensureConsoleBuilt();
     idp = await startOidcProvider();
-    t = await createTestApp({ ...idp.env, ...env() }, { listen: true, publicHost: HOST });
+    t = await createTestApp(
+      { ...idp.env, ...env() },
+      { listen: true, ...(loopback ? {} : { publicHost: HOST }) },
+    );
     origin = t.baseUrl;
     await idp.allowRedirectsTo(origin);
     operations = operationsOf(JSON.parse((await t.get('/docs/openapi.json')).text) as OpenApiDocument);

@@ -30,6 +30,14 @@ export interface ConsoleBuild {
   index: ConsoleFile;
   /** By name under `assets/` (`index-<hash>.js`). */
   assets: Map<string, ConsoleFile>;
+  /** The service worker and the web app manifest, at addresses that never change (web/console/public/). */
+  worker?: ConsoleFile;
+  manifest?: ConsoleFile;
+}
+
+/** A file of the build's root, or undefined when this build has none. */
+async function rootFile(path: string, type: string): Promise<ConsoleFile | undefined> {
+  return existsSync(path) ? { type, forms: await buildForms(readFileSync(path)) } : undefined;
 }
 
 /** The build in `dir`, or undefined when there is none (no `index.html`). */
@@ -46,7 +54,9 @@ export async function readConsoleBuild(dir: string = CONSOLE_BUILD_DIR): Promise
       assets.set(name, { type, forms: await buildForms(readFileSync(`${assetsDir}/${name}`)) });
     }
   }
-  return { index, assets };
+  const worker = await rootFile(`${dir}/sw.js`, 'text/javascript; charset=utf-8');
+  const manifest = await rootFile(`${dir}/manifest.webmanifest`, 'application/manifest+json; charset=utf-8');
+  return { index, assets, ...(worker && { worker }), ...(manifest && { manifest }) };
 }
 
 /**

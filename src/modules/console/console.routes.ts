@@ -52,6 +52,18 @@ const htmlAnswer = (description: string) => ({
   content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
 });
 
+/** The pages' CSP, and the console's own web app manifest and service worker (web/console/public/). */
+const CONSOLE_CSP = `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'`;
+
+/**
+ * The worker's own CSP governs the requests it makes: the console's origin only. It may control
+ * `/console` itself as well as what is under `/console/`, its script's folder.
+ */
+const WORKER_HEADERS = {
+  'content-security-policy': "default-src 'none'; connect-src 'self'",
+  'service-worker-allowed': '/console',
+};
+
 const notModified = { description: 'not modified: the `If-None-Match` version is current', type: 'null' };
 
 /** The documentation of a screen's address (`params` for one with ids); `GET /console` says the rest. */
@@ -101,7 +113,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
     // The page's CSP, and `same-origin` referrers: under the API's `no-referrer` a browser sends
     // `Origin: null` with the console's writes, which the cookie's same-origin rule refuses
     // (docs/reference/sign-in.md).
-    reply.header('content-security-policy', PAGE_CSP).header('referrer-policy', 'same-origin');
+    reply.header('content-security-policy', CONSOLE_CSP).header('referrer-policy', 'same-origin');
     return send(request, reply, built.index, 'no-cache');
   }
 
@@ -207,6 +219,70 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
       idParams('wallet_id'),
     ),
     sendIndex,
+  );
+
+  app.get(
+    '/console/sw.js',
+    {
+      schema: {
+        tags,
+        operationId: 'getConsoleServiceWorker',
+        summary: 'The console’s service worker',
+        description:
+          'The script the console registers (scope `/console`) where the browser allows a service worker ' +
+          '(HTTPS or loopback), so the door opens and keeps scanning offline: screens from the network, ' +
+          'else the last `index.html`; scripts from its cache; the door’s few reads from the network, ' +
+          'else their last answer. `no-cache`, so a new build replaces it.',
+        response: {
+          200: {
+            description: 'the script',
+            content: {
+              'text/javascript': { schema: Type.String(), example: "self.addEventListener('fetch', …)" },
+            },
+          },
+          304: notModified,
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const worker = (await build())?.worker;
+      if (worker === undefined) throw notFound('Console file');
+      reply.headers(WORKER_HEADERS);
+      return send(request, reply, worker, 'no-cache');
+    },
+  );
+
+  app.get(
+    '/console/manifest.webmanifest',
+    {
+      schema: {
+        tags,
+        operationId: 'getConsoleManifest',
+        summary: 'The console’s web app manifest',
+        description:
+          'What makes the console installable on a phone’s home screen: its name, start address ' +
+          '(`/console`), standalone display and icon. `no-cache`.',
+        response: {
+          200: {
+            description: 'the manifest',
+            content: {
+              'application/manifest+json': {
+                schema: Type.String(),
+                example: '{"name":"Convene console","start_url":"/console",…}',
+              },
+            },
+          },
+          304: notModified,
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const manifest = (await build())?.manifest;
+      if (manifest === undefined) throw notFound('Console file');
+      return send(request, reply, manifest, 'no-cache');
+    },
   );
 
   app.get(

@@ -35,7 +35,11 @@ describe('the console as served', () => {
     const answer = await t.get('/console');
     assert.equal(answer.status, 200);
     assert.match(String(answer.headers['content-type']), /^text\/html/);
-    assert.equal(answer.headers['content-security-policy'], PAGE_CSP);
+    // The pages' CSP, with the console's own manifest and service worker.
+    assert.equal(
+      answer.headers['content-security-policy'],
+      `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'`,
+    );
     assert.equal(answer.headers['referrer-policy'], 'same-origin');
     assert.equal(answer.headers['cache-control'], 'no-cache');
     assert.doesNotMatch(answer.text, /<script(?![^>]* src=)[^>]*>/, 'no inline script');
@@ -86,6 +90,30 @@ describe('the console as served', () => {
       total += answer.rawPayload.length;
     }
     assert.ok(total > 0 && total <= SCRIPT_BUDGET, `${total} bytes of gzip-compressed script`);
+  });
+
+  it('is installable: a manifest it links, and a service worker for /console that asks only its origin', async () => {
+    const page = (await t.get('/console')).text;
+    assert.match(page, /<link rel="manifest" href="\/console\/manifest\.webmanifest">/);
+    const manifest = await t.get('/console/manifest.webmanifest');
+    assert.equal(manifest.status, 200);
+    assert.match(String(manifest.headers['content-type']), /^application\/manifest\+json/);
+    assert.equal(manifest.headers['cache-control'], 'no-cache');
+    const read = JSON.parse(manifest.text) as Record<string, unknown>;
+    assert.deepEqual(
+      { start_url: read.start_url, scope: read.scope, display: read.display },
+      { start_url: '/console', scope: '/console', display: 'standalone' },
+    );
+    const icon = await t.get(((read.icons as Array<{ src: string }>)[0] ?? { src: '' }).src);
+    assert.equal(icon.status, 200, 'the manifest’s icon is served');
+
+    const worker = await t.get('/console/sw.js');
+    assert.equal(worker.status, 200);
+    assert.match(String(worker.headers['content-type']), /^text\/javascript/);
+    assert.equal(worker.headers['cache-control'], 'no-cache');
+    assert.equal(worker.headers['service-worker-allowed'], '/console');
+    assert.equal(worker.headers['content-security-policy'], "default-src 'none'; connect-src 'self'");
+    assert.match(worker.text, /addEventListener\('fetch'/);
   });
 
   it('answers 404 for a file the build does not have', async () => {

@@ -9,6 +9,7 @@ import { Route, Router, useLocation } from 'preact-iso';
 import { ApiError, api, signInHref, unwrap } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { LANGUAGES, type Language, MESSAGES } from './messages.ts';
+import { forgetKeptReads } from './offline.ts';
 import { EditionScreen } from './screens/edition.tsx';
 import { EmailTemplatesScreen } from './screens/email-templates.tsx';
 import { EmailsScreen } from './screens/emails.tsx';
@@ -65,6 +66,7 @@ function SignOut() {
     onSettled: () => {
       queries.clear();
       queries.setQueryData(['session'], null);
+      forgetKeptReads();
     },
   });
   return (

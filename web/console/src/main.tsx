@@ -5,6 +5,7 @@ import { LocationProvider } from 'preact-iso';
 import { ApiError } from './api.ts';
 import { App } from './app.tsx';
 import { I18nProvider } from './i18n.tsx';
+import { registerServiceWorker } from './offline.ts';
 import './style.css';
 
 /**
@@ -23,6 +24,9 @@ const queries: QueryClient = new QueryClient({
     queries: { retry: false, staleTime: 10_000, refetchOnWindowFocus: true },
   },
 });
+
+// The door opens offline through it.
+registerServiceWorker(() => void queries.invalidateQueries());
 
 const root = document.getElementById('app');
 if (root !== null) {
