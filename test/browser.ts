@@ -14,7 +14,10 @@ export const CHROMIUM = '/usr/bin/chromium';
  * reach Google at every start. `hostMap` maps made-up host names to loopback, so a page can be
  * opened at an address a browser does not treat as a secure context (any name but localhost).
  */
-export async function launchBrowser(hostMap: Record<string, string> = {}): Promise<Browser> {
+export async function launchBrowser(
+  hostMap: Record<string, string> = {},
+  extraArgs: string[] = [],
+): Promise<Browser> {
   const rules = Object.entries(hostMap).map(([host, address]) => `MAP ${host} ${address}`);
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -27,6 +30,7 @@ export async function launchBrowser(hostMap: Record<string, string> = {}): Promi
       '--disable-component-update',
       '--disable-sync',
       ...(rules.length > 0 ? [`--host-resolver-rules=${rules.join(',')}`] : []),
+      ...extraArgs,
     ],
   });
 }
@@ -46,14 +50,15 @@ export async function browserOrSkip(
 
 /**
  * One browser for a whole test file, launched by the first test that asks (and skipped, as
- * `browserOrSkip` says, where Chromium is missing); `close` in `after`.
+ * `browserOrSkip` says, where Chromium is missing); `close` in `after`. `extraArgs` are read at
+ * that launch, so a test can name a file it has just written (a fake camera's video).
  */
-export function sharedBrowser(hostMap: Record<string, string> = {}) {
+export function sharedBrowser(hostMap: Record<string, string> = {}, extraArgs: () => string[] = () => []) {
   let launched: Promise<Browser | undefined> | undefined;
   return {
     async get(context: TestContext): Promise<Browser | undefined> {
       if (!existsSync(CHROMIUM)) return browserOrSkip(context, hostMap);
-      launched ??= launchBrowser(hostMap);
+      launched ??= launchBrowser(hostMap, extraArgs());
       return launched;
     },
     async close(): Promise<void> {

@@ -248,13 +248,14 @@ export function useSellingConsole(accounts: Array<{ id: string; email: string; n
  * Call inside a `describe`: starts the provider and the app at HOST (with `env()` added, read in
  * `before`) and closes them and the browser after; answers the helpers on that world. With
  * `loopback`, the app is at 127.0.0.1 instead: a secure context, where the browser allows the
- * console's service worker.
+ * console's service worker and the camera. `browserArgs` are Chromium's extra flags, read when
+ * the first test opens the console.
  */
 export function useConsoleInBrowser(
   env: () => Record<string, string> = () => ({}),
-  { loopback = false }: { loopback?: boolean } = {},
+  { loopback = false, browserArgs = () => [] }: { loopback?: boolean; browserArgs?: () => string[] } = {},
 ) {
-  const browser = sharedBrowser(loopback ? {} : { [HOST]: '127.0.0.1' });
+  const browser = sharedBrowser(loopback ? {} : { [HOST]: '127.0.0.1' }, browserArgs);
   let idp: OidcProviderFixture;
   let t: TestApp;
   let origin: string;

@@ -34,6 +34,12 @@ export const doorEn = {
   scanQueued: 'Saved on this device',
   scanQueuedHint: 'No answer from the service: the scan is sent, with its time, when the network returns.',
   scanWaiting: 'Scans waiting to be sent: {count}',
+  cameraStart: 'Use the camera',
+  cameraStop: 'Stop the camera',
+  cameraView: 'What the camera sees',
+  cameraRefused: 'The camera was not allowed. Allow it in the browser’s site settings, or type the codes.',
+  cameraFailed: 'The camera could not start. Type the codes, or try again.',
+  cameraNeedsHttps: 'The camera works when the console is opened over HTTPS. Type the codes meanwhile.',
 };
 
 export type DoorMessages = typeof doorEn;
@@ -71,6 +77,14 @@ export const doorPtBR: DoorMessages = {
   scanQueued: 'Salvo neste aparelho',
   scanQueuedHint: 'Sem resposta do serviço: a leitura é enviada, com o horário dela, quando a rede voltar.',
   scanWaiting: 'Leituras esperando envio: {count}',
+  cameraStart: 'Usar a câmera',
+  cameraStop: 'Parar a câmera',
+  cameraView: 'O que a câmera vê',
+  cameraRefused:
+    'A câmera não foi permitida. Permita nas configurações do site no navegador, ou digite os códigos.',
+  cameraFailed: 'A câmera não pôde iniciar. Digite os códigos, ou tente de novo.',
+  cameraNeedsHttps:
+    'A câmera funciona quando o console é aberto por HTTPS. Enquanto isso, digite os códigos.',
 };
 
 export const doorEs: DoorMessages = {
@@ -107,4 +121,12 @@ export const doorEs: DoorMessages = {
   scanQueued: 'Guardado en este dispositivo',
   scanQueuedHint: 'Sin respuesta del servicio: la lectura se envía, con su hora, cuando vuelva la red.',
   scanWaiting: 'Lecturas por enviar: {count}',
+  cameraStart: 'Usar la cámara',
+  cameraStop: 'Detener la cámara',
+  cameraView: 'Lo que ve la cámara',
+  cameraRefused:
+    'La cámara no fue permitida. Permítala en la configuración del sitio del navegador, o escriba los códigos.',
+  cameraFailed: 'La cámara no pudo iniciarse. Escriba los códigos, o inténtelo de nuevo.',
+  cameraNeedsHttps:
+    'La cámara funciona cuando la consola se abre por HTTPS. Mientras tanto, escriba los códigos.',
 };

@@ -21,6 +21,7 @@ import { ErrorNotice, Pending } from '../ui.tsx';
 import { useEdition, usePrograms } from './edition.tsx';
 import { useEvent } from './event.tsx';
 import { EditionCrumbs } from './nav.tsx';
+import { Camera } from './scan-camera.tsx';
 import { type Answer, type Sent, useDoorScans } from './scan-uploads.ts';
 
 type Program = Schemas['Program'];
@@ -290,6 +291,18 @@ export function ScanScreen() {
         </p>
       </div>
       <Counts editionId={editionId} place={place} waiting={door.waiting} />
+      {/* The answer first: read at a glance, above the camera and the field. */}
+      <div role="status" aria-live="assertive" aria-atomic="true">
+        {checking ? <p class="muted">{t('scanChecking')}</p> : null}
+        {shown === null ? null : shown.kind === 'answered' ? (
+          <Result answer={shown.answer} scans={scans} />
+        ) : shown.kind === 'kept' ? (
+          <Queued scans={scans} />
+        ) : (
+          <ErrorNotice error={shown.error} />
+        )}
+      </div>
+      <Camera onCode={(code) => void checkIn(code)} />
       <form
         class="scan-form"
         onSubmit={(submitted) => {
@@ -320,16 +333,6 @@ export function ScanScreen() {
           {t('scanCheckIn')}
         </button>
       </form>
-      <div role="status" aria-live="assertive" aria-atomic="true">
-        {checking ? <p class="muted">{t('scanChecking')}</p> : null}
-        {shown === null || checking ? null : shown.kind === 'answered' ? (
-          <Result answer={shown.answer} scans={scans} />
-        ) : shown.kind === 'kept' ? (
-          <Queued scans={scans} />
-        ) : (
-          <ErrorNotice error={shown.error} />
-        )}
-      </div>
       <LatestCheckIns editionId={editionId} place={place} programs={programs.data ?? []} />
     </>
   );
