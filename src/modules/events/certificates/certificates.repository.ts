@@ -2,9 +2,10 @@
  * SQL of certificates: who qualifies (docs/reference/attendance.md), issuing a batch, status-list bits, the
  * reads of the routes, and revocation.
  */
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
+import { likeContaining } from '../../../kernel/db/like.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { certificationTemplates } from '../certification-templates/index.ts';
@@ -315,8 +316,35 @@ function listWhere(db: Executor, where: SQL | undefined, window: Window) {
   );
 }
 
-export const listCertificatesOfEdition = (db: Executor, editionId: string, window: Window) =>
-  listWhere(db, eq(certificates.edition_id, editionId), window);
+export interface CertificateFilter {
+  /** A part of the holder's name or e-mail, any case. */
+  q?: string | undefined;
+  status?: 'valid' | 'revoked' | undefined;
+}
+
+/** An edition's certificates, filtered: its index on the edition narrows them, the rest is read. */
+export function listCertificatesOfEdition(
+  db: Executor,
+  editionId: string,
+  window: Window,
+  { q, status }: CertificateFilter = {},
+) {
+  const pattern = q === undefined ? undefined : likeContaining(q);
+  return listWhere(
+    db,
+    and(
+      eq(certificates.edition_id, editionId),
+      status === undefined ? undefined : eq(certificates.status, status),
+      pattern === undefined
+        ? undefined
+        : or(
+            sql`lower(${certificates.holder_name}) like lower(${pattern})`,
+            sql`lower(${certificates.holder_email}) like lower(${pattern})`,
+          ),
+    ),
+    window,
+  );
+}
 
 export const listCertificatesOfUser = (db: Executor, userId: string, window: Window) =>
   listWhere(db, eq(certificates.user_id, userId), window);

@@ -19,6 +19,7 @@ import * as documents from './certificate-documents.service.ts';
 import {
   CERTIFICATE_EXAMPLE,
   Certificate,
+  CertificateListQuery,
   ISSUANCE_EXAMPLE,
   IssueAccepted,
   IssueBody,
@@ -103,9 +104,11 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificatesContext> =
         tags,
         operationId: 'listCertificates',
         summary: "List an edition's certificates",
-        description: 'Owner or admin of the event. Newest first, valid and revoked.',
+        description:
+          'Owner or admin of the event. Newest first, valid and revoked; `q` finds a holder by a part ' +
+          'of their name or e-mail, `status` keeps the valid or the revoked ones.',
         params: idParams('edition_id'),
-        querystring: PageQuerySchema,
+        querystring: CertificateListQuery,
         response: {
           200: listEnvelope(Certificate, CERTIFICATE_EXAMPLE, 'events'),
           ...errorResponses(400, 401, 403, 404),
@@ -122,6 +125,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificatesContext> =
           request.params.edition_id,
           actorOf(request),
           pageWindow(request.query),
+          { q: request.query.q, status: request.query.status },
         ),
       ),
   );

@@ -1,6 +1,6 @@
 /** Schemas of certificates, issuance jobs and verification (docs/reference/attendance.md). */
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../../kernel/http/schemas.ts';
+import { DateTime, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 
 const CertificateStatus = Type.Union([Type.Literal('valid'), Type.Literal('revoked')]);
 
@@ -35,6 +35,23 @@ export const Certificate = Type.Object(
   { title: 'Certificate' },
 );
 export type Certificate = Static<typeof Certificate>;
+
+/** The listing's page and filters (combined with AND). */
+export const CertificateListQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'a part of the holder’s name or e-mail, any case (`?q=souza`)',
+      }),
+    ),
+    status: Type.Optional(CertificateStatus),
+  },
+  { additionalProperties: false },
+);
+export type CertificateListQuery = Static<typeof CertificateListQuery>;
 
 export const CERTIFICATE_EXAMPLE: Certificate = {
   id: '01937a80-4444-7000-8000-000000000041',

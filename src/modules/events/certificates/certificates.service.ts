@@ -79,9 +79,10 @@ export async function listEditionCertificates(
   editionId: string,
   actor: Identity,
   window: Window,
+  filter: repo.CertificateFilter = {},
 ) {
   await requireEditionRole(db, editionId, actor, 'admin');
-  const page = await repo.listCertificatesOfEdition(db, editionId, window);
+  const page = await repo.listCertificatesOfEdition(db, editionId, window, filter);
   return { ...page, items: page.items.map((view) => certificateOf(view, publicBaseUrl)) };
 }
 

@@ -236,6 +236,34 @@ describe('certificates', () => {
     );
   });
 
+  it('finds certificates by a part of the holder’s name or e-mail, and by status', async () => {
+    const s = await setup();
+    for (const who of [s.ana, s.bo]) await f.checkIn(s.edition.id, who);
+    await f.issueAndWait(s.edition.id, { template_ids: [s.attendance.id] });
+    const all = await f.certificatesOf(s.edition.id);
+    const list = async (query: string) =>
+      expectOk(
+        await t.get<Certificate[]>(`/editions/${s.edition.id}/certificates?${query}`, { token: owner.token }),
+      ).map((certificate) => certificate.holder_name);
+    assert.deepEqual(await list('q=SOUZA'), ['Ana Souza'], 'any case');
+    const boEmail = all.find((certificate) => certificate.user_id === s.bo.id)!.holder_email;
+    assert.deepEqual(await list(`q=${encodeURIComponent(boEmail.toUpperCase())}`), ['Bo Lin'], 'by e-mail');
+    assert.deepEqual(await list('q=%25'), [], 'a % is a character, not a wildcard');
+    const ana = all.find((certificate) => certificate.user_id === s.ana.id)!;
+    expectOk(
+      await t.post(`/certificates/${ana.id}/revoke`, { token: owner.token, body: { reason: 'Duplicate' } }),
+    );
+    assert.deepEqual(await list('status=revoked'), ['Ana Souza']);
+    assert.deepEqual(await list('status=valid&q=souza'), []);
+    for (const query of ['q=', 'status=lost', 'sort=name']) {
+      expectError(
+        await t.get(`/editions/${s.edition.id}/certificates?${query}`, { token: owner.token }),
+        400,
+        'VALIDATION_ERROR',
+      );
+    }
+  });
+
   it('revokes with a reason, once, and verification says so', async () => {
     const s = await setup();
     await f.checkIn(s.edition.id, s.ana);

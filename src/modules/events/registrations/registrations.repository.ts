@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
 import type { Executor } from '../../../kernel/db/client.ts';
+import { likeContaining } from '../../../kernel/db/like.ts';
 import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
@@ -88,9 +89,6 @@ export interface RegistrationFilter {
   paid?: boolean | undefined;
 }
 
-/** `text` as a LIKE pattern matching it anywhere: its own `%`, `_` and `\` taken literally. */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
  * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
@@ -98,7 +96,7 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${
  * given, never on how many statuses (`runNamed`).
  */
 function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
-  const pattern = filter.q === undefined ? undefined : containing(filter.q);
+  const pattern = filter.q === undefined ? undefined : likeContaining(filter.q);
   return and(
     eq(registrations.edition_id, editionId),
     filter.status === undefined
