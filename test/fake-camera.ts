@@ -31,18 +31,15 @@ function qrFrame(text: string, width: number, height: number): Buffer {
   if (size < 2) throw new Error(`${text} needs a larger frame than ${width}x${height}`);
   const left = Math.floor((width - matrix.length * size) / 2);
   const top = Math.floor((height - matrix.length * size) / 2);
-  matrix.forEach((row, r) =>
-    row.forEach((dark, c) => {
-      if (!dark) return;
+  for (const [r, row] of matrix.entries()) {
+    for (const [c, dark] of row.entries()) {
+      if (!dark) continue;
       for (let y = 0; y < size; y += 1) {
-        luma.fill(
-          BLACK,
-          (top + r * size + y) * width + left + c * size,
-          (top + r * size + y) * width + left + (c + 1) * size,
-        );
+        const at = (top + r * size + y) * width + left + c * size;
+        luma.fill(BLACK, at, at + size);
       }
-    }),
-  );
+    }
+  }
   return luma;
 }
 

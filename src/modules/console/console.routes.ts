@@ -182,6 +182,15 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
       idParams('event_id', 'edition_id'),
     ],
     [
+      '/console/events/:event_id/editions/:edition_id/certificates',
+      'getConsoleCertificates',
+      'Console: an edition’s certificates (HTML)',
+      'The console’s screen of an edition’s certificates, for owners and admins: templates, signature ' +
+        'requests, issuing with its progress, the issued certificates with search and revocation (the ' +
+        'page of `GET /console`).',
+      idParams('event_id', 'edition_id'),
+    ],
+    [
       '/console/editions/:edition_id/scan',
       'getConsoleScan',
       'Console: the door scanner of an edition (HTML)',

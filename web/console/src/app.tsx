@@ -10,6 +10,7 @@ import { ApiError, api, signInHref, unwrap } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { LANGUAGES, type Language, MESSAGES } from './messages.ts';
 import { forgetKeptReads } from './offline.ts';
+import { CertificatesScreen } from './screens/certificates.tsx';
 import { EditionScreen } from './screens/edition.tsx';
 import { EmailTemplatesScreen } from './screens/email-templates.tsx';
 import { EmailsScreen } from './screens/emails.tsx';
@@ -158,6 +159,10 @@ export function App() {
               component={RegistrationsScreen}
             />
             <Route path="/console/events/:eventId/editions/:editionId/sales" component={SalesScreen} />
+            <Route
+              path="/console/events/:eventId/editions/:editionId/certificates"
+              component={CertificatesScreen}
+            />
             <Route path="/console/editions/:editionId/scan" component={ScanScreen} />
             <Route default component={NotFound} />
           </Router>

@@ -3,6 +3,7 @@
  * the reference: the other two must have exactly its keys (a missing one fails the typecheck).
  * `{name}` placeholders are filled by `format`.
  */
+import { type CertifyMessages, certifyEn, certifyEs, certifyPtBR } from './messages-certify.ts';
 import { type DoorMessages, doorEn, doorEs, doorPtBR } from './messages-door.ts';
 import { payEn, payEs, payPtBR } from './messages-pay.ts';
 import { TALK_SELL_MESSAGES, type TalkSellMessages } from './messages-talk-sell.ts';
@@ -122,11 +123,12 @@ const en = {
   ...TALK_SELL_MESSAGES.en,
 };
 
-export type Messages = typeof en & typeof payEn & DoorMessages;
+export type Messages = typeof en & typeof payEn & DoorMessages & CertifyMessages;
 /** The screens' words are spread into one object per language: a key in two files would hide one. */
 type Overlap =
-  | (keyof typeof payEn & (keyof typeof en | keyof DoorMessages))
-  | (keyof DoorMessages & keyof typeof en);
+  | (keyof typeof payEn & (keyof typeof en | keyof DoorMessages | keyof CertifyMessages))
+  | (keyof DoorMessages & (keyof typeof en | keyof CertifyMessages))
+  | (keyof CertifyMessages & keyof typeof en);
 const noKeyInTwoFiles: [Overlap] extends [never] ? true : Overlap = true;
 void noKeyInTwoFiles;
 export type MessageKey = keyof Messages;
@@ -355,9 +357,9 @@ const es: Omit<typeof en, keyof TalkSellMessages> = {
 };
 
 export const MESSAGES: Record<Language, Messages> = {
-  en: { ...en, ...payEn, ...doorEn },
-  'pt-BR': { ...ptBR, ...TALK_SELL_MESSAGES['pt-BR'], ...payPtBR, ...doorPtBR },
-  es: { ...es, ...TALK_SELL_MESSAGES.es, ...payEs, ...doorEs },
+  en: { ...en, ...payEn, ...doorEn, ...certifyEn },
+  'pt-BR': { ...ptBR, ...TALK_SELL_MESSAGES['pt-BR'], ...payPtBR, ...doorPtBR, ...certifyPtBR },
+  es: { ...es, ...TALK_SELL_MESSAGES.es, ...payEs, ...doorEs, ...certifyEs },
 };
 
 /** The first of the browser's languages the console speaks (`pt-*` is pt-BR, `es-*` es), else en. */
