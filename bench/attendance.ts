@@ -75,7 +75,8 @@ const MAX_ISSUE_WAIT_MS = 5 * 60_000;
 
 // ---------- 2. seed ----------
 
-interface Seed {
+export interface Seed {
+  eventId: string;
   editionId: string;
   ownerToken: string;
   staffToken: string;
@@ -96,7 +97,8 @@ async function inParallel(count: number, concurrency: number, task: (index: numb
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-async function seed(base: string, signer: Signer): Promise<Seed> {
+/** The edition under way, its staff member and `people` participant badges (the door suite's too). */
+export async function seedAttendance(base: string, signer: Signer, people: number): Promise<Seed> {
   const ownerToken = await signer.token('owner@attendance.example');
   const staffToken = await signer.token('door@attendance.example');
   const event = (
@@ -128,15 +130,15 @@ async function seed(base: string, signer: Signer): Promise<Seed> {
     role: 'staff',
   });
 
-  log(`registering ${settings.people} people through the API (${SEED_CONCURRENCY} at a time)`);
+  log(`registering ${people} people through the API (${SEED_CONCURRENCY} at a time)`);
   const started = performance.now();
   const body = { ticket_type_id: ticket.id };
-  await inParallel(settings.people, SEED_CONCURRENCY, async (index) => {
+  await inParallel(people, SEED_CONCURRENCY, async (index) => {
     const token = await signer.token(`person${index}@attendance.example`);
     await callApi(base, 'POST', `/editions/${edition.id}/registrations`, token, body);
   });
   const seconds = (performance.now() - started) / 1000;
-  log(`registered in ${seconds.toFixed(1)} s (${(settings.people / seconds).toFixed(0)}/s)`);
+  log(`registered in ${seconds.toFixed(1)} s (${(people / seconds).toFixed(0)}/s)`);
 
   const printStarted = performance.now();
   const items = (
@@ -152,10 +154,10 @@ async function seed(base: string, signer: Signer): Promise<Seed> {
     `print data: ${items.length} badges (${badgeUrls.length} participant) in ` +
       `${((performance.now() - printStarted) / 1000).toFixed(1)} s`,
   );
-  if (badgeUrls.length !== settings.people) {
-    throw new Error(`expected ${settings.people} participant badges, the print data has ${badgeUrls.length}`);
+  if (badgeUrls.length !== people) {
+    throw new Error(`expected ${people} participant badges, the print data has ${badgeUrls.length}`);
   }
-  return { editionId: edition.id!, ownerToken, staffToken, badgeUrls };
+  return { eventId: event.id!, editionId: edition.id!, ownerToken, staffToken, badgeUrls };
 }
 
 // ---------- 3. check-in latency ----------
@@ -321,7 +323,7 @@ export async function runAttendance(): Promise<number> {
     log('service ready');
 
     // 2. seed, and the answer of one scan (the last badge, scanned in no window) for the bare route
-    const seeded = await seed(base, signer);
+    const seeded = await seedAttendance(base, signer, settings.people);
     const checkInUrl = new URL(`${base}/editions/${seeded.editionId}/check-ins`);
     const sample = await fetch(checkInUrl, {
       method: 'POST',

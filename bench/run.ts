@@ -14,8 +14,10 @@
  * - `mail` (bench/mail.ts): mail through the outbox against nodemailer alone, to one SMTP server.
  * - `console` (bench/console.ts): the organiser console's sales screen on 10,000 registrations (the
  *   registrations' search and the sales summary) against a bare route.
+ * - `door` (bench/door.ts): the console's door in Chromium, four scanners at 2 scans/s, code to
+ *   painted answer, beside the check-in API alone.
  *
- * BENCH_SUITES picks some, comma-separated, in the order given (default: all eight).
+ * BENCH_SUITES picks some, comma-separated, in the order given (default: all nine).
  */
 import { cleanUpOnInterrupt, log } from './lib.ts';
 
@@ -29,6 +31,7 @@ const SUITES: Record<string, () => Promise<number>> = {
   scale: async () => (await import('./webhooks-scale.ts')).runScale(),
   mail: async () => (await import('./mail.ts')).runMail(),
   console: async () => (await import('./console.ts')).runConsole(),
+  door: async () => (await import('./door.ts')).runDoor(),
 };
 
 async function main(): Promise<number> {
