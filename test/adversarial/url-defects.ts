@@ -34,6 +34,8 @@ const NOT_SELECTING = new Set([
   'GET /console/events/{event_id}/editions/{edition_id}/sales event_id',
   'GET /console/events/{event_id}/editions/{edition_id}/sales edition_id',
   'GET /console/editions/{edition_id}/scan edition_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/attendance event_id',
+  'GET /console/events/{event_id}/editions/{edition_id}/attendance edition_id',
   'GET /console/events/{event_id}/editions/{edition_id}/certificates event_id',
   'GET /console/events/{event_id}/editions/{edition_id}/certificates edition_id',
 ]);

@@ -187,4 +187,76 @@ describe('the console’s door in a browser', () => {
     assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
     assert.deepEqual(undocumentedOf(requests), []);
   });
+
+  it('shows who came: counts per place, the check-ins by place, and a program’s participants, live', async (context) => {
+    const { t, owner } = team;
+    const base = await f.setupAttendance();
+    const workshop = await f.createProgram(base.edition.id, { name: 'Workshop', max_participants: 10 });
+    const ana = await f.attendee(base.edition.id, base.general.id, 'Ana Souza');
+    const bruno = await f.attendee(base.edition.id, base.general.id, 'Bruno Lima');
+    for (const person of [ana, bruno]) {
+      expectOk(await t.post(`/programs/${workshop.id}/participants`, { token: person.token }), 201);
+    }
+    const anaCode = await f.badgeUrlOf(base.edition.id, ana.id);
+    const brunoCode = await f.badgeUrlOf(base.edition.id, bruno.id);
+    expectOk(await f.scan(base.edition.id, { code: anaCode }));
+    expectOk(await f.scan(base.edition.id, { code: anaCode, program_id: workshop.id }));
+
+    const opened = await openConsole(context);
+    if (opened === undefined) return;
+    const { page, requests, problems } = opened;
+    await signIn(page, 'sam-staff');
+    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
+    expectOk(
+      await t.post(`/events/${base.event.id}/members`, {
+        token: owner.token,
+        body: { email: 'sam@example.com', role: 'staff' },
+      }),
+      201,
+    );
+    await visit(page, `/console/events/${base.event.id}/editions/${base.edition.id}`);
+    await page.getByRole('link', { name: 'Attendance' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Attendance' }).waitFor();
+
+    // The counts: the edition, and the workshop with its places.
+    const table = page.locator('#attendance-table');
+    await table.waitFor();
+    const rowText = (name: string) => table.getByRole('row', { name: new RegExp(`^${name}`) }).innerText();
+    assert.match(await rowText('The edition itself'), /1\s+2/);
+    assert.match(await rowText('Workshop'), /1\s+2 of 10 places/);
+
+    // The check-ins everywhere, then at the workshop.
+    const checkIns = page.getByRole('region', { name: 'Check-ins' });
+    const listed = checkIns.locator('#check-in-list > li');
+    await until(
+      () => listed.count(),
+      (count) => count === 2,
+      'two check-ins everywhere',
+    );
+    await checkIns.getByLabel('Place').selectOption(workshop.id);
+    await until(
+      () => listed.count(),
+      (count) => count === 1,
+      'one at the workshop',
+    );
+    assert.match(await listed.first().innerText(), /Ana Souza[\s\S]*at Workshop/);
+
+    // The workshop's participants; Bruno arrives meanwhile, and the screen follows.
+    const participants = page.getByRole('region', { name: 'Programs’ participants' });
+    await participants.getByText('2 signed up of 10 places · 1 checked in').waitFor();
+    const person = (name: string) => participants.locator('#participant-list > li').filter({ hasText: name });
+    await person('Ana Souza')
+      .getByText(/^came /)
+      .waitFor();
+    await person('Bruno Lima').getByText('not yet').waitFor();
+    await checkScreen(page, 'attendance');
+    expectOk(await f.scan(base.edition.id, { code: brunoCode, program_id: workshop.id }));
+    await participants.getByText('2 signed up of 10 places · 2 checked in').waitFor({ timeout: 15_000 });
+    await person('Bruno Lima')
+      .getByText(/^came /)
+      .waitFor();
+
+    assert.deepEqual(problems, [], 'no failed request, console error or CSP refusal');
+    assert.deepEqual(undocumentedOf(requests), []);
+  });
 });

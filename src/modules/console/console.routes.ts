@@ -182,6 +182,14 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ buildDir?: string }> = a
       idParams('event_id', 'edition_id'),
     ],
     [
+      '/console/events/:event_id/editions/:edition_id/attendance',
+      'getConsoleAttendance',
+      'Console: an edition’s attendance (HTML)',
+      'The console’s screen of who came to an edition, for staff and up: the counts per edition and ' +
+        'program, the check-ins by place, the programs’ participants (the page of `GET /console`).',
+      idParams('event_id', 'edition_id'),
+    ],
+    [
       '/console/events/:event_id/editions/:edition_id/certificates',
       'getConsoleCertificates',
       'Console: an edition’s certificates (HTML)',

@@ -10,6 +10,7 @@ import { ApiError, api, signInHref, unwrap } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { LANGUAGES, type Language, MESSAGES } from './messages.ts';
 import { forgetKeptReads } from './offline.ts';
+import { AttendanceScreen } from './screens/attendance.tsx';
 import { CertificatesScreen } from './screens/certificates.tsx';
 import { EditionScreen } from './screens/edition.tsx';
 import { EmailTemplatesScreen } from './screens/email-templates.tsx';
@@ -159,6 +160,10 @@ export function App() {
               component={RegistrationsScreen}
             />
             <Route path="/console/events/:eventId/editions/:editionId/sales" component={SalesScreen} />
+            <Route
+              path="/console/events/:eventId/editions/:editionId/attendance"
+              component={AttendanceScreen}
+            />
             <Route
               path="/console/events/:eventId/editions/:editionId/certificates"
               component={CertificatesScreen}

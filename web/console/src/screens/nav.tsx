@@ -72,6 +72,7 @@ export function EditionSellNav({
       <a href={`${base}/registrations`}>{t('registrations')}</a>
       {canAdmin(role) ? <a href={`${base}/sales`}>{t('sales')}</a> : null}
       <a href={`/console/editions/${editionId}/scan`}>{t('scanBadges')}</a>
+      <a href={`${base}/attendance`}>{t('attendance')}</a>
       {canAdmin(role) ? <a href={`${base}/certificates`}>{t('certificates')}</a> : null}
     </nav>
   );

@@ -260,9 +260,7 @@ export function ScanScreen() {
       input.current?.focus();
       // From the code handed over to the answer on screen: a frame's callback runs before that
       // frame is painted, a task queued from it after. The door bench reads these (bench/door.ts).
-      requestAnimationFrame(() =>
-        setTimeout(() => performance.measure(SCAN_MEASURE, { start: started }), 0),
-      );
+      requestAnimationFrame(() => setTimeout(() => performance.measure(SCAN_MEASURE, { start: started }), 0));
     }
   };
   useEffect(() => input.current?.focus(), []);
