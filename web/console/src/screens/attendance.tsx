@@ -89,7 +89,6 @@ function PlaceSelect({
   onChange: (place: string) => void;
   anyLabel?: string;
 }) {
-  const { t } = useI18n();
   const programs = useAttendance(editionId).data?.programs ?? [];
   return (
     <div class="field">
