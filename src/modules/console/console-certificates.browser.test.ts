@@ -9,8 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { readPdf } from '../../../test/pdf.ts';
 import { certificateFixtures } from '../events/certificates/certificates.fixtures.ts';
 import type { Team } from '../events/events.fixtures.ts';
+import { until } from '../events/registrations/checkout.fixtures.ts';
 import { useConsoleInBrowser } from './console.browser.fixtures.ts';
 
 describe('the console’s certificates in a browser', () => {
@@ -67,7 +69,57 @@ describe('the console’s certificates in a browser', () => {
     await templates.getByLabel('Description (optional)').fill('Two days of talks.');
     await templates.getByRole('button', { name: 'Create template' }).click();
     await templates.getByText('Template created.').waitFor();
-    await templates.locator('#template-list').getByText('Certificate of attendance').waitFor();
+    await templates
+      .locator('#template-list')
+      .getByText('Certificate of attendance', { exact: true })
+      .waitFor();
+
+    // 1b. Its design, with the PDF preview following an unsaved change, then saved.
+    await templates.getByText('Design “Certificate of attendance”').click();
+    const frame = templates.locator('iframe[data-preview]');
+    await frame.waitFor();
+    const firstPreview = await frame.getAttribute('src');
+    assert.match(firstPreview ?? '', /^blob:/);
+    // The PDF the frame shows next, as the service drew it: the unsaved title, the sample holder.
+    const drawn = page.waitForResponse(
+      (answer) =>
+        answer.url().endsWith('/preview') && answer.request().postData()?.includes('presence') === true,
+    );
+    await templates.getByLabel('Title (optional)', { exact: true }).fill('Certificate of presence');
+    const answer = await drawn;
+    assert.equal(answer.headers()['content-type'], 'application/pdf');
+    await until(
+      () => frame.getAttribute('src'),
+      (src) => src !== null && src !== firstPreview,
+      'the new preview in the frame',
+    );
+    // What the console asked to draw, drawn again here and read back (the browser keeps no copy of
+    // a no-store answer's body to hand over).
+    const asked = answer.request().postData() ?? '';
+    assert.equal(
+      (JSON.parse(asked) as { design_data: { title: string } }).design_data.title,
+      'Certificate of presence',
+    );
+    const again = await t.app.inject({
+      method: 'POST',
+      url: new URL(answer.url()).pathname,
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      payload: asked,
+    });
+    assert.equal(Number(answer.headers()['content-length']), again.rawPayload.length, 'the same drawing');
+    const previewText = (await readPdf(again.rawPayload)).texts[0]!.join(' ');
+    for (const expected of ['Certificate of presence', 'Ana Souza', 'PREVIEW']) {
+      assert.ok(previewText.replace(/\s+/g, ' ').includes(expected), `${expected} in the preview`);
+    }
+    await checkScreen(page, 'certificate-design');
+    await templates.getByRole('button', { name: 'Save design' }).click();
+    await templates.getByText('Design saved.', { exact: false }).waitFor();
+    const template = (
+      await t.get<Array<{ design_data: Record<string, unknown> }>>(
+        `/editions/${base.edition.id}/certifications/templates`,
+      )
+    ).body.data[0];
+    assert.equal(template?.design_data.title, 'Certificate of presence');
 
     // 2. A signature, requested and shown waiting.
     const signatures = page.getByRole('region', { name: 'Signatures' });

@@ -82,7 +82,8 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     inFlightOf.set(page, () => inFlight);
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.origin !== origin) return;
+      // A `blob:` address (a PDF the console drew) has the page's origin but asks the service nothing.
+      if (url.origin !== origin || url.protocol === 'blob:') return;
       requests.push(`${request.method()} ${url.pathname}`);
       inFlight += 1;
     });

@@ -52,8 +52,11 @@ const htmlAnswer = (description: string) => ({
   content: { 'text/html': { schema: Type.String(), example: '<!doctype html><html lang="en">…' } },
 });
 
-/** The pages' CSP, and the console's own web app manifest and service worker (web/console/public/). */
-const CONSOLE_CSP = `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'`;
+/**
+ * The pages' CSP, and the console's own web app manifest and service worker (web/console/public/),
+ * and frames of `blob:` addresses only: the PDFs it draws itself (a certificate template's preview).
+ */
+const CONSOLE_CSP = `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'; frame-src blob:`;
 
 /**
  * The worker's own CSP governs the requests it makes: the console's origin only. It may control

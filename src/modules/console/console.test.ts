@@ -35,10 +35,10 @@ describe('the console as served', () => {
     const answer = await t.get('/console');
     assert.equal(answer.status, 200);
     assert.match(String(answer.headers['content-type']), /^text\/html/);
-    // The pages' CSP, with the console's own manifest and service worker.
+    // The pages' CSP, with the console's own manifest and service worker, and frames of its own PDFs.
     assert.equal(
       answer.headers['content-security-policy'],
-      `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'`,
+      `${PAGE_CSP}; manifest-src 'self'; worker-src 'self'; frame-src blob:`,
     );
     assert.equal(answer.headers['referrer-policy'], 'same-origin');
     assert.equal(answer.headers['cache-control'], 'no-cache');

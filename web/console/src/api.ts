@@ -56,6 +56,11 @@ interface Answer<T> {
 export async function unwrap<T>(pending: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await pending;
   if (data !== undefined && response.ok) return data.data;
+  throw refusalOf(response, error);
+}
+
+/** The refusal an error envelope (`error`, as the client parsed it) says, as an `ApiError`. */
+export function refusalOf(response: Response, error: unknown): ApiError {
   const detail = (error ?? {}) as {
     message?: string;
     error?: {
@@ -66,7 +71,7 @@ export async function unwrap<T>(pending: Promise<Answer<T>>): Promise<T> {
       meta?: unknown;
     };
   };
-  throw new ApiError(
+  return new ApiError(
     response.status,
     detail.error?.code ?? 'ERROR',
     detail.error?.reason,

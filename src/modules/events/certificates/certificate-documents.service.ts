@@ -16,7 +16,10 @@
 import { createHash } from 'node:crypto';
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database } from '../../../kernel/db/client.ts';
+import { notFound } from '../../../kernel/http/errors.ts';
 import { asBuffer } from '../../../kernel/workers/pool.ts';
+import { checkDesignSize, type PreviewCertificationTemplateBody } from '../certification-templates/index.ts';
+import { requireEditionRole } from '../editions/index.ts';
 import { publicHolderName } from '../holder-name.ts';
 import { signaturesActiveAt, signaturesByIds } from '../signatures/index.ts';
 import type { CertificatePdfData, CertificatePdfRenderer } from './certificate.pdf.ts';
@@ -27,8 +30,8 @@ import {
   type StoredDocument,
   storeDocument,
 } from './certificate-documents.repository.ts';
-import type { CertificateView } from './certificates.repository.ts';
-import { linkedProgramNames } from './certificates.repository.ts';
+import type { CertificateView, TemplateForPreview } from './certificates.repository.ts';
+import { findTemplateForPreview, linkedProgramNames } from './certificates.repository.ts';
 import { requireReadableCertificate, verifyUrlOf } from './certificates.service.ts';
 
 export type { StoredDocument } from './certificate-documents.repository.ts';
@@ -36,7 +39,14 @@ export type { StoredDocument } from './certificate-documents.repository.ts';
 export interface CertificateDocuments {
   /** The stored PDF of the certificate's current version, rendered and stored first if needed. */
   documentOf(view: CertificateView): Promise<StoredDocument>;
+  /** A template drawn as a certificate issued now would be, with `edits` over its fields; not stored. */
+  previewOf(template: TemplateForPreview, edits: PreviewCertificationTemplateBody): Promise<Buffer>;
 }
+
+/** The holder a preview draws when none is given. */
+const SAMPLE_HOLDER = 'Ana Souza';
+/** A preview's verification code: no certificate has it (codes are random, of another shape). */
+const PREVIEW_CODE = 'PREVIEW';
 
 export function createCertificateDocuments(
   db: Database,
@@ -53,6 +63,41 @@ export function createCertificateDocuments(
   }
 
   return {
+    async previewOf(template, edits) {
+      const [programs, signatures] = await Promise.all([
+        template.kind === 'program_attendance' ? linkedProgramNames(db, template.id) : [],
+        signaturesActiveAt(db, template.edition_id, new Date(), MAX_SIGNATURES),
+      ]);
+      const data: CertificatePdfData = {
+        certificate_id: template.id,
+        holder_name: edits.holder_name ?? SAMPLE_HOLDER,
+        template: {
+          name: edits.name ?? template.name,
+          description: edits.description === undefined ? template.description : edits.description,
+          kind: template.kind,
+          design_data: edits.design_data ?? template.design_data,
+        },
+        edition: {
+          name: template.edition_name,
+          starts_at: template.edition_starts_at,
+          ends_at: template.edition_ends_at,
+          location_name: template.edition_location,
+        },
+        event: { name: template.event_name },
+        programs,
+        issued_at: new Date(),
+        verification_code: PREVIEW_CODE,
+        verify_url: verifyUrlOf(publicBaseUrl, PREVIEW_CODE),
+        signatures: signatures.map(({ signatory_name, signatory_title, image_url }) => ({
+          signatory_name,
+          signatory_title,
+          image_url,
+        })),
+        revoked: null,
+      };
+      return asBuffer(await documents.run('certificatePdf', data));
+    },
+
     async documentOf(view) {
       const version: DocumentVersion = view.status === 'revoked' ? 'revoked' : 'issued';
       const stored = await findDocument(db, view.id, version);
@@ -76,6 +121,24 @@ export async function certificatePdf(
   actor: Identity,
 ): Promise<StoredDocument> {
   return pdfs.documentOf(await requireReadableCertificate(db, certificateId, actor));
+}
+
+/**
+ * A template's preview for an owner or admin of its edition (404 for a template that is not, or no
+ * longer, there; the edition's role rules otherwise), its edits within the templates' size rule.
+ */
+export async function templatePreviewPdf(
+  db: Database,
+  pdfs: CertificateDocuments,
+  templateId: string,
+  actor: Identity,
+  edits: PreviewCertificationTemplateBody,
+): Promise<Buffer> {
+  const template = await findTemplateForPreview(db, templateId);
+  if (template === undefined) throw notFound('Certification template');
+  await requireEditionRole(db, template.edition_id, actor, 'admin');
+  checkDesignSize(edits.design_data);
+  return pdfs.previewOf(template, edits);
 }
 
 /** What the renderer draws for a certificate (certificate.pdf.ts). */

@@ -18,7 +18,7 @@ const drawnSignature = async () => `data:image/png;base64,${(await signaturePng(
 
 describe('certificate PDF', () => {
   const team = useTeam();
-  const { t, owner, outsider } = team;
+  const { t, owner, staff, outsider } = team;
   const f = certificateFixtures(() => team);
   const sign = f.sign;
 
@@ -134,5 +134,68 @@ describe('certificate PDF', () => {
       assert.equal(lines.filter((line) => line === WORLD_NAMES.cyrillic).length, 2, JSON.stringify(lines));
       assert.ok(lines.includes(WORLD_NAMES.hebrew), JSON.stringify(lines));
     }
+  });
+
+  it('previews a template as a certificate, with unsaved edits, storing nothing', async () => {
+    const base = await f.setupAttendance();
+    const template = await f.createTemplate(base.edition.id, 'edition_attendance', {
+      name: 'Attendance',
+      design_data: { title: 'Saved title' },
+    });
+    await sign(base.edition.id, 'Marta Ferreira', 'Programme chair', await drawnSignature());
+    const url = `/certifications/templates/${template.id}/preview`;
+    const preview = async (body: unknown, token = owner.token) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+
+    const saved = await preview({});
+    assert.equal(saved.statusCode, 200, saved.body);
+    assert.equal(saved.headers['content-type'], 'application/pdf');
+    assert.equal(saved.headers['cache-control'], 'no-store');
+    const savedText = (await readPdf(saved.rawPayload)).texts[0]!.join(' ').replace(/\s+/g, ' ');
+    for (const expected of ['Saved title', 'Ana Souza', base.edition.name, 'Marta Ferreira', 'PREVIEW']) {
+      assert.ok(savedText.includes(expected), `${expected} in ${savedText}`);
+    }
+
+    const edited = await preview({
+      design_data: { title: 'Edited title' },
+      description: 'Two days of talks',
+      holder_name: 'José Ñúñez',
+    });
+    assert.equal(edited.statusCode, 200);
+    const editedText = (await readPdf(edited.rawPayload)).texts[0]!.join(' ').replace(/\s+/g, ' ');
+    for (const expected of ['Edited title', 'Two days of talks', 'José Ñúñez']) {
+      assert.ok(editedText.includes(expected), `${expected} in ${editedText}`);
+    }
+    assert.ok(!editedText.includes('Saved title'));
+    // Nothing saved: the template is as it was.
+    const read = expectOk(await t.get<{ design_data: unknown }>(`/certifications/templates/${template.id}`));
+    assert.deepEqual(read.design_data, { title: 'Saved title' });
+
+    // Who may, and what is refused.
+    // The template is public on a published edition: anyone else may see it exists, not draw it.
+    for (const who of [staff, outsider]) assert.equal((await preview({}, who.token)).statusCode, 403);
+    const anonymous = await t.post(url, { body: {} });
+    expectError(anonymous, 401, 'UNAUTHORIZED');
+    expectError(await t.post(url, { token: owner.token, body: { colour: 'red' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await t.post(url, { token: owner.token, body: { design_data: { blob: 'x'.repeat(270_000) } } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await t.post('/certifications/templates/01937a51-3333-7000-8000-000000000099/preview', {
+        token: owner.token,
+        body: {},
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectOk(await t.delete(`/certifications/templates/${template.id}`, { token: owner.token }));
+    expectError(await t.post(url, { token: owner.token, body: {} }), 404, 'NOT_FOUND');
   });
 });

@@ -2,7 +2,7 @@
  * SQL of certificates: who qualifies (docs/reference/attendance.md), issuing a batch, status-list bits, the
  * reads of the routes, and revocation.
  */
-import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { likeContaining } from '../../../kernel/db/like.ts';
@@ -405,3 +405,28 @@ export async function linkedProgramNames(db: Executor, templateId: string): Prom
   );
   return rows.map((row) => row.name);
 }
+
+/** A live template with what its certificates draw of their edition and event (a preview's). */
+export async function findTemplateForPreview(db: Executor, templateId: string) {
+  const rows = await db
+    .select({
+      id: certificationTemplates.id,
+      edition_id: certificationTemplates.edition_id,
+      kind: certificationTemplates.kind,
+      name: certificationTemplates.name,
+      description: certificationTemplates.description,
+      design_data: certificationTemplates.design_data,
+      edition_name: editions.name,
+      edition_starts_at: editions.starts_at,
+      edition_ends_at: editions.ends_at,
+      edition_location: editions.location_name,
+      event_name: events.name,
+    })
+    .from(certificationTemplates)
+    .innerJoin(editions, eq(editions.id, certificationTemplates.edition_id))
+    .innerJoin(events, eq(events.id, editions.event_id))
+    .where(and(eq(certificationTemplates.id, templateId), isNull(certificationTemplates.deleted_at)))
+    .limit(1);
+  return rows[0];
+}
+export type TemplateForPreview = NonNullable<Awaited<ReturnType<typeof findTemplateForPreview>>>;

@@ -14,6 +14,7 @@ import {
 } from '../../../kernel/http/schemas.ts';
 import { pickLanguage, prefersHtml } from '../../../kernel/pages/language.ts';
 import { sendHtml } from '../../../kernel/pages/layout.ts';
+import { PreviewCertificationTemplateBody } from '../certification-templates/index.ts';
 import type { EventsDeps } from '../deps.ts';
 import * as documents from './certificate-documents.service.ts';
 import {
@@ -222,6 +223,52 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificatesContext> =
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="certificate-${request.params.certificate_id}.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  app.post(
+    '/certifications/templates/:template_id/preview',
+    {
+      config: { auth: 'required', bodyOptional: true },
+      schema: {
+        tags,
+        operationId: 'previewCertificationTemplate',
+        summary: 'Preview a template as a certificate PDF',
+        description:
+          'Owner or admin of the event (404 for a template that is not there or was deleted, or whose ' +
+          'edition the caller may not read; 403 to anyone else). The template drawn as a certificate issued now would ' +
+          'be (the same page as `GET /certificates/{certificate_id}/pdf`), to a sample holder, with the ' +
+          'edition’s active signatures, and its verification code `PREVIEW`, which no certificate has. ' +
+          'Each field given replaces the template’s own for this drawing only, so an editor can show ' +
+          'unsaved changes: nothing is stored. `design_data` keeps the templates’ 256 KiB rule. The body ' +
+          'is the PDF itself (`application/pdf`, `Cache-Control: no-store`), not an envelope; errors are. ' +
+          '503 with `Retry-After` when too many documents are waiting to be rendered.',
+        params: idParams('template_id'),
+        body: PreviewCertificationTemplateBody,
+        response: {
+          200: {
+            description: 'The preview as a PDF document',
+            content: {
+              'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await documents.templatePreviewPdf(
+        db,
+        pdfs,
+        request.params.template_id,
+        actorOf(request),
+        request.body ?? {},
+      );
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', 'inline; filename="certificate-preview.pdf"')
         .send(pdf);
     },
   );

@@ -81,6 +81,27 @@ export const UpdateCertificationTemplateBody = Type.Object(
 );
 export type UpdateCertificationTemplateBody = Static<typeof UpdateCertificationTemplateBody>;
 
+/** A preview's edits, none saved: each given field replaces the template's own for the drawing. */
+export const PreviewCertificationTemplateBody = Type.Object(
+  {
+    name: Type.Optional(Name(1)),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+    design_data: Type.Optional(DesignData()),
+    holder_name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'the name drawn as the holder’s (default: “Ana Souza”, a sample)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ design_data: { title: 'Certificate of attendance', accent_color: '#1f4fbf' } }],
+  },
+);
+export type PreviewCertificationTemplateBody = Static<typeof PreviewCertificationTemplateBody>;
+
 export const CERTIFICATION_TEMPLATE_EXAMPLE = {
   id: '01937a51-3333-7000-8000-000000000030',
   edition_id: EDITION_EXAMPLE.id,

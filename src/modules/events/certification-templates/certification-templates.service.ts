@@ -26,7 +26,7 @@ import type { CertificationTemplateRow } from './certification-templates.table.t
 const TEMPLATE = 'Certification template';
 
 /** The size rule a schema cannot state: the JSON text of `design_data`, in UTF-8 bytes. */
-function checkDesignSize(design: Record<string, unknown> | undefined): void {
+export function checkDesignSize(design: Record<string, unknown> | undefined): void {
   if (design === undefined) return;
   const bytes = Buffer.byteLength(JSON.stringify(design), 'utf8');
   if (bytes > MAX_DESIGN_BYTES) {

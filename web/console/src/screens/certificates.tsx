@@ -12,6 +12,7 @@ import { ConfirmButton } from '../confirm.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { MessageKey } from '../messages.ts';
 import { ErrorNotice, Field, fieldError, formValues, Notice, Pending, withoutEmpty } from '../ui.tsx';
+import { DesignDetails } from './certificate-design.tsx';
 import { IssuedCertificates, IssueRun } from './certificates-issued.tsx';
 import { useEditionRoute } from './edition.tsx';
 import { canAdmin } from './event.tsx';
@@ -63,6 +64,7 @@ function Templates({ editionId }: { editionId: string }) {
                 {t(`kind_${template.kind}`)}
               </span>
               {template.description ? <div class="muted">{template.description}</div> : null}
+              <DesignDetails template={template} editionId={editionId} />
             </li>
           ))}
         </ul>
