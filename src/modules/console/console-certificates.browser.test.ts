@@ -8,41 +8,26 @@
  * A staff member is told the screen is for owners and admins, and the API is asked nothing of it.
  */
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { readPdf } from '../../../test/pdf.ts';
 import { certificateFixtures } from '../events/certificates/certificates.fixtures.ts';
-import type { Team } from '../events/events.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser } from './console.browser.fixtures.ts';
+import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 describe('the console’s certificates in a browser', () => {
   const { openConsole, signIn, checkScreen, undocumentedOf, visit, ...bench } = useConsoleInBrowser();
-  let team: Team;
-  const f = certificateFixtures(() => team);
-  before(async () => {
-    const t = bench.t();
-    team = {
-      t,
-      owner: await t.actor('owner'),
-      admin: await t.actor('admin'),
-      staff: await t.actor('staff'),
-      outsider: await t.actor('outsider'),
-    };
-    bench.idp().addAccount({ id: 'olga-admin', email: 'olga@example.com', name: 'Olga Admin' });
-    bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
-  });
-
-  /** Adds a person who has signed in (the service knows them by e-mail) to the event. */
-  async function addMember(eventId: string, email: string, role: 'admin' | 'staff') {
-    const added = await team.t.post(`/events/${eventId}/members`, {
-      token: team.owner.token,
-      body: { email, role },
-    });
-    assert.equal(added.status, 201, added.text);
-  }
+  const { team, joinAs } = useConsoleTeam(
+    bench,
+    [
+      { id: 'olga-admin', email: 'olga@example.com', name: 'Olga Admin' },
+      { id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' },
+    ],
+    signIn,
+  );
+  const f = certificateFixtures(team);
 
   it('creates a template, requests a signature, issues with progress, finds, verifies and revokes', async (context) => {
-    const { t, owner } = team;
+    const { t, owner } = team();
     const base = await f.setupAttendance();
     const ana = await f.attendee(base.edition.id, base.general.id, 'Ana Souza');
     const bo = await f.attendee(base.edition.id, base.general.id, 'Bo Lin');
@@ -51,9 +36,7 @@ describe('the console’s certificates in a browser', () => {
     const opened = await openConsole(context);
     if (opened === undefined) return;
     const { page, requests, problems } = opened;
-    await signIn(page, 'olga-admin');
-    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    await addMember(base.event.id, 'olga@example.com', 'admin');
+    await joinAs(page, 'olga-admin', 'admin', base.event.id);
 
     // From the edition's screen to its certificates.
     await visit(page, `/console/events/${base.event.id}/editions/${base.edition.id}`);
@@ -195,9 +178,7 @@ describe('the console’s certificates in a browser', () => {
     // Staff: told whose screen it is, and no request for templates or certificates.
     const staff = await openConsole(context);
     if (staff === undefined) return;
-    await signIn(staff.page, 'sam-staff');
-    await staff.page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    await addMember(base.event.id, 'sam@example.com', 'staff');
+    await joinAs(staff.page, 'sam-staff', 'staff', base.event.id);
     await visit(staff.page, `/console/events/${base.event.id}/editions/${base.edition.id}`);
     await staff.page.getByRole('heading', { level: 1, name: base.edition.name }).waitFor();
     assert.equal(await staff.page.getByRole('link', { name: 'Certificates' }).count(), 0);

@@ -9,13 +9,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { expectOk } from '../../../test/assertions.ts';
 import { writeQrVideo } from '../../../test/fake-camera.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
-import type { Team } from '../events/events.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser } from './console.browser.fixtures.ts';
+import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 const video = join(mkdtempSync(join(tmpdir(), 'convene-camera-')), 'badges.y4m');
 
@@ -28,22 +27,15 @@ describe('the console’s door reading badges with the camera', () => {
       `--use-file-for-fake-video-capture=${video}`,
     ],
   });
-  let team: Team;
-  const f = attendanceFixtures(() => team);
-  before(async () => {
-    const t = bench.t();
-    team = {
-      t,
-      owner: await t.actor('owner'),
-      admin: await t.actor('admin'),
-      staff: await t.actor('staff'),
-      outsider: await t.actor('outsider'),
-    };
-    bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
-  });
+  const { team, joinAs } = useConsoleTeam(
+    bench,
+    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
+    signIn,
+  );
+  const f = attendanceFixtures(team);
 
   it('checks in each badge that comes into view, once, with no tap', async (context) => {
-    const { t, owner } = team;
+    const { t, owner } = team();
     const base = await f.setupAttendance();
     const names = ['Ana Souza', 'Bruno Lima', 'Carla Dias'];
     const people = await Promise.all(names.map((name) => f.attendee(base.edition.id, base.general.id, name)));
@@ -54,15 +46,7 @@ describe('the console’s door reading badges with the camera', () => {
     const opened = await openConsole(context);
     if (opened === undefined) return;
     const { page, requests, problems } = opened;
-    await signIn(page, 'sam-staff');
-    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    expectOk(
-      await t.post(`/events/${base.event.id}/members`, {
-        token: owner.token,
-        body: { email: 'sam@example.com', role: 'staff' },
-      }),
-      201,
-    );
+    await joinAs(page, 'sam-staff', 'staff', base.event.id);
     await page.goto(`${bench.origin()}/console/editions/${base.edition.id}/scan`);
     await page.getByRole('heading', { level: 1, name: `Door: ${base.edition.name}` }).waitFor();
     await page.getByText('Attendance: 0 of 3 checked in').waitFor();

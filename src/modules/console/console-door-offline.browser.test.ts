@@ -8,13 +8,12 @@
  * each at the time it was scanned offline, not when it arrived.
  */
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectOk } from '../../../test/assertions.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
-import type { Team } from '../events/events.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser } from './console.browser.fixtures.ts';
+import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 const BADGES = 20;
 
@@ -30,19 +29,12 @@ describe('the console’s door offline in a browser', () => {
     () => ({}),
     { loopback: true },
   );
-  let team: Team;
-  const f = attendanceFixtures(() => team);
-  before(async () => {
-    const t = bench.t();
-    team = {
-      t,
-      owner: await t.actor('owner'),
-      admin: await t.actor('admin'),
-      staff: await t.actor('staff'),
-      outsider: await t.actor('outsider'),
-    };
-    bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
-  });
+  const { team, joinAs } = useConsoleTeam(
+    bench,
+    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
+    signIn,
+  );
+  const f = attendanceFixtures(team);
 
   /** Types `code` and waits for this scan's answer (the screen numbers them): answers its kind. */
   let scans = 0;
@@ -59,7 +51,7 @@ describe('the console’s door offline in a browser', () => {
   const waitingText = (page: Page) => page.locator('#scan-waiting').innerText();
 
   it('keeps 20 scans through a reload offline and sends each once when the network returns', async (context) => {
-    const { t, owner } = team;
+    const { t, owner } = team();
     const base = await f.setupAttendance();
     const codes: string[] = [];
     const people = new Set<string>();
@@ -72,16 +64,7 @@ describe('the console’s door offline in a browser', () => {
     const opened = await openConsole(context);
     if (opened === undefined) return;
     const { page, requests, problems } = opened;
-    await signIn(page, 'sam-staff');
-    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    // Staff of the event, added once Sam has signed in (an actor the service knows by e-mail).
-    expectOk(
-      await t.post(`/events/${base.event.id}/members`, {
-        token: owner.token,
-        body: { email: 'sam@example.com', role: 'staff' },
-      }),
-      201,
-    );
+    await joinAs(page, 'sam-staff', 'staff', base.event.id);
 
     // Online once: the door opens, and the worker takes the page over and keeps what it reads.
     await page.goto(`${bench.origin()}/console/editions/${base.edition.id}/scan`);

@@ -8,32 +8,24 @@
  * axe-core finds nothing serious or critical, and the screen fits a 360 px phone.
  */
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectOk } from '../../../test/assertions.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
-import type { Team } from '../events/events.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser } from './console.browser.fixtures.ts';
+import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 /** The answer's colour on screen: one per kind (green, amber, red). */
 const COLOURS = { ok: 'rgb(13, 107, 47)', warn: 'rgb(138, 83, 0)', bad: 'rgb(163, 22, 28)' } as const;
 
 describe('the console’s door in a browser', () => {
   const { openConsole, signIn, checkScreen, undocumentedOf, visit, reload, ...bench } = useConsoleInBrowser();
-  let team: Team;
-  const f = attendanceFixtures(() => team);
-  before(async () => {
-    const t = bench.t();
-    team = {
-      t,
-      owner: await t.actor('owner'),
-      admin: await t.actor('admin'),
-      staff: await t.actor('staff'),
-      outsider: await t.actor('outsider'),
-    };
-    bench.idp().addAccount({ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' });
-  });
+  const { team, joinAs } = useConsoleTeam(
+    bench,
+    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
+    signIn,
+  );
+  const f = attendanceFixtures(team);
 
   /**
    * Types `code` as a scanner would and answers the result shown: its kind, colour and text. The
@@ -59,7 +51,7 @@ describe('the console’s door in a browser', () => {
   }
 
   it('gives each answer of a check-in in its colour and words, keeps the place and counts once', async (context) => {
-    const { t, owner } = team;
+    const { t, owner } = team();
     // An edition under way with a staff-only program, two attendees (Bruno's badge revoked by his
     // cancellation), a badge of another edition, and an edition not open yet.
     const base = await f.setupAttendance();
@@ -81,17 +73,7 @@ describe('the console’s door in a browser', () => {
     const { page, requests, problems, refusals } = opened;
     // A refused badge is a 409 carrying the answer: what the screen shows, not a failure.
     for (const { edition } of [base, later]) refusals.add(`409 /editions/${edition.id}/check-ins`);
-    await signIn(page, 'sam-staff');
-    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    for (const { event } of [base, later]) {
-      expectOk(
-        await t.post(`/events/${event.id}/members`, {
-          token: owner.token,
-          body: { email: 'sam@example.com', role: 'staff' },
-        }),
-        201,
-      );
-    }
+    await joinAs(page, 'sam-staff', 'staff', base.event.id, later.event.id);
 
     // From the edition's screen to its door.
     await page.goto(`${bench.origin()}/console/events/${base.event.id}/editions/${base.edition.id}`);
@@ -189,7 +171,7 @@ describe('the console’s door in a browser', () => {
   });
 
   it('shows who came: counts per place, the check-ins by place, and a program’s participants, live', async (context) => {
-    const { t, owner } = team;
+    const { t } = team();
     const base = await f.setupAttendance();
     const workshop = await f.createProgram(base.edition.id, { name: 'Workshop', max_participants: 10 });
     const ana = await f.attendee(base.edition.id, base.general.id, 'Ana Souza');
@@ -205,15 +187,7 @@ describe('the console’s door in a browser', () => {
     const opened = await openConsole(context);
     if (opened === undefined) return;
     const { page, requests, problems } = opened;
-    await signIn(page, 'sam-staff');
-    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
-    expectOk(
-      await t.post(`/events/${base.event.id}/members`, {
-        token: owner.token,
-        body: { email: 'sam@example.com', role: 'staff' },
-      }),
-      201,
-    );
+    await joinAs(page, 'sam-staff', 'staff', base.event.id);
     await visit(page, `/console/events/${base.event.id}/editions/${base.edition.id}`);
     await page.getByRole('link', { name: 'Attendance' }).click();
     await page.getByRole('heading', { level: 1, name: 'Attendance' }).waitFor();

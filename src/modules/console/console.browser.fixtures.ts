@@ -13,7 +13,12 @@ import type { Page } from 'playwright-core';
 import { accessibilityProblems, screenshot, sharedBrowser } from '../../../test/browser.ts';
 import { ensureConsoleBuilt } from '../../../test/console-build.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../../test/harness.ts';
-import { type OidcProviderFixture, startOidcProvider } from '../../../test/oidc-provider.ts';
+import {
+  type OidcProviderFixture,
+  type ProviderAccount,
+  startOidcProvider,
+} from '../../../test/oidc-provider.ts';
+import type { Team } from '../events/events.fixtures.ts';
 import { until, useCheckoutBench } from '../events/registrations/checkout.fixtures.ts';
 
 export const HOST = 'convene.test';
@@ -285,4 +290,44 @@ export function useConsoleInBrowser(
     origin: () => origin,
     ...consoleHelpers(() => ({ browser, origin, operations })),
   };
+}
+
+/**
+ * Call inside a `describe`, after `useConsoleInBrowser`: the events fixtures' team (owner, admin,
+ * staff and outsider, as API callers), made in `before`, and `accounts` added to the provider.
+ * `joinAs` signs an account in on a page (to "Your events"), then the owner makes that person a
+ * member of the events: the service knows someone by e-mail only once they have signed in.
+ */
+export function useConsoleTeam(
+  bench: { t(): TestApp; idp(): OidcProviderFixture },
+  accounts: ProviderAccount[],
+  signIn: (page: Page, account: string) => Promise<void>,
+) {
+  let team: Team;
+  before(async () => {
+    const t = bench.t();
+    team = {
+      t,
+      owner: await t.actor('owner'),
+      admin: await t.actor('admin'),
+      staff: await t.actor('staff'),
+      outsider: await t.actor('outsider'),
+    };
+    for (const account of accounts) bench.idp().addAccount(account);
+  });
+
+  async function joinAs(page: Page, account: string, role: 'admin' | 'staff', ...eventIds: string[]) {
+    await signIn(page, account);
+    await page.getByRole('heading', { level: 1, name: 'Your events' }).waitFor();
+    const email = accounts.find((known) => known.id === account)?.email;
+    for (const eventId of eventIds) {
+      const added = await team.t.post(`/events/${eventId}/members`, {
+        token: team.owner.token,
+        body: { email, role },
+      });
+      assert.equal(added.status, 201, added.text);
+    }
+  }
+
+  return { team: () => team, joinAs };
 }

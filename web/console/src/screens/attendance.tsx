@@ -13,7 +13,8 @@ import { useI18n } from '../i18n.tsx';
 import { Paging, unwrapPage } from '../paging.tsx';
 import { Pending } from '../ui.tsx';
 import { useEditionRoute } from './edition.tsx';
-import { EditionCrumbs, EditionSellNav } from './nav.tsx';
+import { EditionScreenHead } from './nav.tsx';
+import { CheckInRows } from './scan.tsx';
 
 /** How often the screen reads its lists again. */
 const EVERY_MS = 5_000;
@@ -106,7 +107,7 @@ function PlaceSelect({
 }
 
 function CheckIns({ editionId }: { editionId: string }) {
-  const { t, when } = useI18n();
+  const { t } = useI18n();
   const [place, setPlace] = useState('');
   const [page, setPage] = useState(1);
   const programs = useAttendance(editionId).data?.programs ?? [];
@@ -124,12 +125,6 @@ function CheckIns({ editionId }: { editionId: string }) {
     refetchInterval: EVERY_MS,
     placeholderData: (previous) => previous,
   });
-  const where = (programId: string | null) =>
-    programId === null
-      ? t('scanAtEdition')
-      : t('scanAtProgram', {
-          name: programs.find((program) => program.program_id === programId)?.name ?? '…',
-        });
   return (
     <section class="card" aria-labelledby="attendance-check-ins">
       <h2 id="attendance-check-ins">{t('attendanceCheckIns')}</h2>
@@ -150,17 +145,11 @@ function CheckIns({ editionId }: { editionId: string }) {
         <p class="muted">{t('scanLatestNone')}</p>
       ) : (
         <>
-          <ul class="rows" id="check-in-list">
-            {list.data.items.map((checkIn) => (
-              <li key={checkIn.id}>
-                <strong>{checkIn.holder_name}</strong>
-                <span class="muted">
-                  {checkIn.ticket_name ? ` · ${checkIn.ticket_name}` : ''} · {when(checkIn.checked_in_at)} ·{' '}
-                  {where(checkIn.program_id)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <CheckInRows
+            id="check-in-list"
+            checkIns={list.data.items}
+            programName={(id) => programs.find((program) => program.program_id === id)?.name}
+          />
           <Paging info={list.data.pagination} onPage={setPage} />
         </>
       )}
@@ -248,14 +237,14 @@ export function AttendanceScreen() {
   const { eventId, editionId, event, role, edition } = useEditionRoute();
   return (
     <>
-      <EditionCrumbs
+      <EditionScreenHead
         eventId={eventId}
-        eventName={event.data?.name}
         editionId={editionId}
+        eventName={event.data?.name}
         editionName={edition.data?.name}
+        role={role}
+        title={t('attendance')}
       />
-      <h1 tabIndex={-1}>{t('attendance')}</h1>
-      <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
       {role === undefined ? null : (
         <>
           <Counts editionId={editionId} />

@@ -12,7 +12,7 @@ import { api, type Schemas, unwrap } from '../api.ts';
 import { ConfirmButton } from '../confirm.tsx';
 import { useI18n } from '../i18n.tsx';
 import { Paging, unwrapPage } from '../paging.tsx';
-import { ErrorNotice, formValues, Notice, Pending } from '../ui.tsx';
+import { ErrorNotice, Field, formValues, Notice, Pending } from '../ui.tsx';
 
 type Certificate = Schemas['Certificate'];
 type Status = Certificate['status'];
@@ -165,22 +165,16 @@ export function IssuedCertificates({ editionId }: { editionId: string }) {
           });
         }}
       >
-        <div class="field">
-          <label for="certificate-q">
-            {t('search')} <span class="muted">{t('optional')}</span>
-          </label>
-          <input
-            id="certificate-q"
-            name="q"
-            type="search"
-            maxLength={100}
-            autoComplete="off"
-            aria-describedby="certificate-q-hint"
-          />
-          <p class="hint" id="certificate-q-hint">
-            {t('searchHint')}
-          </p>
-        </div>
+        <Field
+          id="certificate-q"
+          label={t('search')}
+          name="q"
+          type="search"
+          optional
+          maxLength={100}
+          autoComplete="off"
+          hint={t('searchHint')}
+        />
         <div class="field">
           <label for="certificate-status">{t('status')}</label>
           <select id="certificate-status" name="status">

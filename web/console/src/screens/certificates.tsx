@@ -16,7 +16,7 @@ import { DesignDetails } from './certificate-design.tsx';
 import { IssuedCertificates, IssueRun } from './certificates-issued.tsx';
 import { useEditionRoute } from './edition.tsx';
 import { canAdmin } from './event.tsx';
-import { EditionCrumbs, EditionSellNav } from './nav.tsx';
+import { EditionScreenHead } from './nav.tsx';
 
 type Kind = Schemas['CertificationTemplate']['kind'];
 const KINDS: Kind[] = ['edition_attendance', 'program_attendance'];
@@ -249,14 +249,14 @@ export function CertificatesScreen() {
   const { eventId, editionId, event, role, edition } = useEditionRoute();
   return (
     <>
-      <EditionCrumbs
+      <EditionScreenHead
         eventId={eventId}
-        eventName={event.data?.name}
         editionId={editionId}
+        eventName={event.data?.name}
         editionName={edition.data?.name}
+        role={role}
+        title={t('certificates')}
       />
-      <h1 tabIndex={-1}>{t('certificates')}</h1>
-      <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
       {role === undefined ? null : !canAdmin(role) ? (
         <p>{t('certificatesRestricted')}</p>
       ) : (

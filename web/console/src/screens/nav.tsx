@@ -41,6 +41,39 @@ export function EditionCrumbs({
   );
 }
 
+/**
+ * The head of an edition's screen: the crumbs, the screen's title (which takes the focus when the
+ * screen opens), and the links to the edition's other screens.
+ */
+export function EditionScreenHead({
+  eventId,
+  editionId,
+  eventName,
+  editionName,
+  role,
+  title,
+}: {
+  eventId: string;
+  editionId: string;
+  eventName: string | undefined;
+  editionName: string | undefined;
+  role: Role | undefined;
+  title: string;
+}) {
+  return (
+    <>
+      <EditionCrumbs
+        eventId={eventId}
+        eventName={eventName}
+        editionId={editionId}
+        editionName={editionName}
+      />
+      <h1 tabIndex={-1}>{title}</h1>
+      <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
+    </>
+  );
+}
+
 /** An event's screens for its owners and admins: getting paid and its mail. */
 export function EventTalkNav({ eventId, role }: { eventId: string; role: Role | undefined }) {
   const { t } = useI18n();

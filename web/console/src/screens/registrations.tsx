@@ -14,10 +14,10 @@ import { ConfirmButton } from '../confirm.tsx';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import type { MessageKey } from '../messages.ts';
 import { Paging, unwrapPage } from '../paging.tsx';
-import { ErrorNotice, formValues, Notice, Pending } from '../ui.tsx';
+import { ErrorNotice, Field, formValues, Notice, Pending } from '../ui.tsx';
 import { useEditionRoute, useTicketTypes } from './edition.tsx';
 import { canAdmin } from './event.tsx';
-import { EditionCrumbs, EditionSellNav } from './nav.tsx';
+import { EditionScreenHead } from './nav.tsx';
 
 type Item = Schemas['RegistrationListItem'];
 type Status = Item['status'];
@@ -171,14 +171,14 @@ export function RegistrationsScreen() {
   };
   return (
     <>
-      <EditionCrumbs
+      <EditionScreenHead
         eventId={eventId}
-        eventName={event.data?.name}
         editionId={editionId}
+        eventName={event.data?.name}
         editionName={edition.data?.name}
+        role={role}
+        title={t('registrations')}
       />
-      <h1 tabIndex={-1}>{t('registrations')}</h1>
-      <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
       <section class="card" aria-labelledby="registration-list">
         <h2 id="registration-list">{edition.data?.name ?? t('registrations')}</h2>
         <form
@@ -196,22 +196,16 @@ export function RegistrationsScreen() {
             });
           }}
         >
-          <div class="field">
-            <label for="registration-q">
-              {t('search')} <span class="muted">{t('optional')}</span>
-            </label>
-            <input
-              id="registration-q"
-              name="q"
-              type="search"
-              maxLength={100}
-              autoComplete="off"
-              aria-describedby="registration-q-hint"
-            />
-            <p class="hint" id="registration-q-hint">
-              {t('searchHint')}
-            </p>
-          </div>
+          <Field
+            id="registration-q"
+            label={t('search')}
+            name="q"
+            type="search"
+            optional
+            maxLength={100}
+            autoComplete="off"
+            hint={t('searchHint')}
+          />
           <div class="field">
             <label for="registration-status">{t('status')}</label>
             <select id="registration-status" name="status">

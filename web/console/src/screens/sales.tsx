@@ -11,7 +11,7 @@ import { minorDigits, useI18n } from '../i18n.tsx';
 import { Notice, Pending } from '../ui.tsx';
 import { useEditionRoute } from './edition.tsx';
 import { canAdmin } from './event.tsx';
-import { EditionCrumbs, EditionSellNav } from './nav.tsx';
+import { EditionScreenHead } from './nav.tsx';
 
 function Counts({ counts, id }: { counts: Schemas['SalesCounts']; id: string }) {
   const { t } = useI18n();
@@ -95,14 +95,14 @@ export function SalesScreen() {
   });
   return (
     <>
-      <EditionCrumbs
+      <EditionScreenHead
         eventId={eventId}
-        eventName={event.data?.name}
         editionId={editionId}
+        eventName={event.data?.name}
         editionName={edition.data?.name}
+        role={role}
+        title={t('salesSummary')}
       />
-      <h1 tabIndex={-1}>{t('salesSummary')}</h1>
-      <EditionSellNav eventId={eventId} editionId={editionId} role={role} />
       {role !== undefined && !canAdmin(role) ? <Notice kind="error">{t('salesRestricted')}</Notice> : null}
       {canAdmin(role) ? (
         sales.data === undefined ? (

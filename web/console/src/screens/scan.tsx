@@ -25,6 +25,7 @@ import { Camera } from './scan-camera.tsx';
 import { type Answer, type Sent, useDoorScans } from './scan-uploads.ts';
 
 type Program = Schemas['Program'];
+type CheckIn = Schemas['CheckIn'];
 type Tone = 'ok' | 'warn' | 'bad';
 
 /** How often the counts and the latest check-ins are read again while the door is open. */
@@ -187,7 +188,7 @@ function LatestCheckIns({
   place: string;
   programs: Program[];
 }) {
-  const { t, when } = useI18n();
+  const { t } = useI18n();
   const latest = useQuery({
     queryKey: ['check-ins', editionId, place],
     queryFn: () =>
@@ -201,10 +202,6 @@ function LatestCheckIns({
       ),
     refetchInterval: COUNTS_EVERY_MS,
   });
-  const where = (programId: string | null) =>
-    programId === null
-      ? t('scanAtEdition')
-      : t('scanAtProgram', { name: programs.find((program) => program.id === programId)?.name ?? '…' });
   return (
     <section aria-labelledby="scan-latest">
       <h2 id="scan-latest">{t('scanLatest')}</h2>
@@ -213,19 +210,41 @@ function LatestCheckIns({
       ) : latest.data.length === 0 ? (
         <p class="muted">{t('scanLatestNone')}</p>
       ) : (
-        <ul class="rows" id="scan-latest-list">
-          {latest.data.map((checkIn) => (
-            <li key={checkIn.id}>
-              <strong>{checkIn.holder_name}</strong>
-              <span class="muted">
-                {checkIn.ticket_name ? ` · ${checkIn.ticket_name}` : ''} · {when(checkIn.checked_in_at)} ·{' '}
-                {where(checkIn.program_id)}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <CheckInRows
+          id="scan-latest-list"
+          checkIns={latest.data}
+          programName={(id) => programs.find((program) => program.id === id)?.name}
+        />
       )}
     </section>
+  );
+}
+
+/** Check-ins as rows: who, their ticket, when, and where (the edition itself, or a program by name). */
+export function CheckInRows({
+  id,
+  checkIns,
+  programName,
+}: {
+  id: string;
+  checkIns: CheckIn[];
+  programName: (programId: string) => string | undefined;
+}) {
+  const { t, when } = useI18n();
+  return (
+    <ul class="rows" id={id}>
+      {checkIns.map((checkIn) => (
+        <li key={checkIn.id}>
+          <strong>{checkIn.holder_name}</strong>
+          <span class="muted">
+            {checkIn.ticket_name ? ` · ${checkIn.ticket_name}` : ''} · {when(checkIn.checked_in_at)} ·{' '}
+            {checkIn.program_id === null
+              ? t('scanAtEdition')
+              : t('scanAtProgram', { name: programName(checkIn.program_id) ?? '…' })}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
