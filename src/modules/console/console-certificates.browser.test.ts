@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { expectOk } from '../../../test/assertions.ts';
 import { readPdf } from '../../../test/pdf.ts';
 import { certificateFixtures } from '../events/certificates/certificates.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
@@ -114,6 +115,20 @@ describe('the console’s certificates in a browser', () => {
     await signatures.getByText('Signature requested: the mail is on its way.').waitFor();
     const rita = signatures.locator('#signature-list > li').filter({ hasText: 'Rita Reis' });
     await rita.getByText('Waiting').waitFor();
+    // Its mail, sent again: a copy of the one in the event's mail log.
+    await rita.getByRole('button', { name: 'Resend the mail to Rita Reis' }).click();
+    await signatures.getByText('The request’s mail was sent again.').waitFor();
+    const mails = expectOk(
+      await t.get<Array<{ id: string; resent_from: string | null }>>(
+        `/events/${base.event.id}/emails?kind=signature_request&to=rita@example.com`,
+        { token: owner.token },
+      ),
+    );
+    assert.deepEqual(
+      mails.map((mail) => mail.resent_from),
+      [mails[1]?.id, null],
+      'the request’s mail, then its copy',
+    );
 
     // 3. Issued, the bar filling to 100 %.
     const issue = page.getByRole('region', { name: 'Issue' });

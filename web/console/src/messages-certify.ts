@@ -48,6 +48,10 @@ export const certifyEn = {
   cancelSignatureOf: 'Cancel the request to {who}',
   cancelSignatureConfirm: 'Cancel the signature request to {who}? The link stops working.',
   signatureCancelled: 'Request cancelled.',
+  resendSignature: 'Resend the mail',
+  resendSignatureOf: 'Resend the mail to {who}',
+  signatureResent: 'The request’s mail was sent again.',
+  signatureMailMissing: 'This request’s mail is not in the event’s mail log.',
   issue: 'Issue',
   issueHint:
     'Issues a certificate to everyone who qualifies and has none yet; running it again adds only the newly qualified.',
@@ -121,6 +125,10 @@ export const certifyPtBR: CertifyMessages = {
   cancelSignatureOf: 'Cancelar o pedido a {who}',
   cancelSignatureConfirm: 'Cancelar o pedido de assinatura a {who}? O link deixa de funcionar.',
   signatureCancelled: 'Pedido cancelado.',
+  resendSignature: 'Reenviar o e-mail',
+  resendSignatureOf: 'Reenviar o e-mail a {who}',
+  signatureResent: 'O e-mail do pedido foi enviado de novo.',
+  signatureMailMissing: 'O e-mail deste pedido não está no registro de e-mails do evento.',
   issue: 'Emitir',
   issueHint:
     'Emite um certificado para cada pessoa que se qualifica e ainda não tem; rodar de novo acrescenta só os novos.',
@@ -193,6 +201,10 @@ export const certifyEs: CertifyMessages = {
   cancelSignatureOf: 'Cancelar el pedido a {who}',
   cancelSignatureConfirm: '¿Cancelar el pedido de firma a {who}? El enlace deja de funcionar.',
   signatureCancelled: 'Pedido cancelado.',
+  resendSignature: 'Reenviar el correo',
+  resendSignatureOf: 'Reenviar el correo a {who}',
+  signatureResent: 'El correo del pedido se envió de nuevo.',
+  signatureMailMissing: 'El correo de este pedido no está en el registro de correos del evento.',
   issue: 'Emitir',
   issueHint:
     'Emite un certificado a cada persona que califica y aún no tiene; ejecutarlo otra vez agrega solo a los nuevos.',

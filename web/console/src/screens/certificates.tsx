@@ -123,7 +123,7 @@ function Templates({ editionId }: { editionId: string }) {
   );
 }
 
-function Signatures({ editionId }: { editionId: string }) {
+function Signatures({ eventId, editionId }: { eventId: string; editionId: string }) {
   const { t, when } = useI18n();
   const queries = useQueryClient();
   const [done, setDone] = useState<MessageKey | null>(null);
@@ -150,6 +150,20 @@ function Signatures({ editionId }: { editionId: string }) {
       ),
     onSuccess: () => changed('signatureRequested'),
   });
+  // The request's mail is in the event's mail log: the newest to the signatory, sent again as a copy.
+  const resend = useMutation({
+    mutationFn: async (email: string) => {
+      const mails = await unwrap(
+        api.GET('/events/{event_id}/emails', {
+          params: { path: { event_id: eventId }, query: { kind: 'signature_request', to: email, limit: 1 } },
+        }),
+      );
+      const latest = mails[0];
+      if (latest === undefined) throw new Error(t('signatureMailMissing'));
+      return unwrap(api.POST('/emails/{email_id}/resend', { params: { path: { email_id: latest.id } } }));
+    },
+    onSuccess: () => changed('signatureResent'),
+  });
   const cancel = useMutation({
     mutationFn: (requestId: string) =>
       unwrap(
@@ -163,6 +177,7 @@ function Signatures({ editionId }: { editionId: string }) {
       <p class="hint">{t('signaturesHint')}</p>
       {done ? <Notice kind="ok">{t(done)}</Notice> : null}
       {cancel.isError ? <ErrorNotice error={cancel.error} /> : null}
+      {resend.isError ? <ErrorNotice error={resend.error} /> : null}
       {requests.data === undefined ? (
         <Pending query={requests} />
       ) : requests.data.length === 0 ? (
@@ -180,6 +195,15 @@ function Signatures({ editionId }: { editionId: string }) {
               </div>
               {item.status === 'pending' ? (
                 <div class="actions">
+                  <button
+                    type="button"
+                    class="secondary small"
+                    aria-label={t('resendSignatureOf', { who: item.signatory_name })}
+                    disabled={resend.isPending}
+                    onClick={() => resend.mutate(item.signatory_email)}
+                  >
+                    {t('resendSignature')}
+                  </button>
                   <ConfirmButton
                     label={t('cancel')}
                     accessibleLabel={t('cancelSignatureOf', { who: item.signatory_name })}
@@ -262,7 +286,7 @@ export function CertificatesScreen() {
       ) : (
         <>
           <Templates editionId={editionId} />
-          <Signatures editionId={editionId} />
+          <Signatures eventId={eventId} editionId={editionId} />
           <IssueRun editionId={editionId} />
           <IssuedCertificates editionId={editionId} />
         </>
