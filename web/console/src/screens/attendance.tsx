@@ -234,17 +234,11 @@ function Participants({ editionId }: { editionId: string }) {
 
 export function AttendanceScreen() {
   const { t } = useI18n();
-  const { eventId, editionId, event, role, edition } = useEditionRoute();
+  const route = useEditionRoute();
+  const { editionId, role } = route;
   return (
     <>
-      <EditionScreenHead
-        eventId={eventId}
-        editionId={editionId}
-        eventName={event.data?.name}
-        editionName={edition.data?.name}
-        role={role}
-        title={t('attendance')}
-      />
+      <EditionScreenHead route={route} title={t('attendance')} />
       {role === undefined ? null : (
         <>
           <Counts editionId={editionId} />

@@ -270,17 +270,11 @@ function Signatures({ eventId, editionId }: { eventId: string; editionId: string
 
 export function CertificatesScreen() {
   const { t } = useI18n();
-  const { eventId, editionId, event, role, edition } = useEditionRoute();
+  const route = useEditionRoute();
+  const { eventId, editionId, role } = route;
   return (
     <>
-      <EditionScreenHead
-        eventId={eventId}
-        editionId={editionId}
-        eventName={event.data?.name}
-        editionName={edition.data?.name}
-        role={role}
-        title={t('certificates')}
-      />
+      <EditionScreenHead route={route} title={t('certificates')} />
       {role === undefined ? null : !canAdmin(role) ? (
         <p>{t('certificatesRestricted')}</p>
       ) : (

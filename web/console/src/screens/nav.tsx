@@ -46,27 +46,27 @@ export function EditionCrumbs({
  * screen opens), and the links to the edition's other screens.
  */
 export function EditionScreenHead({
-  eventId,
-  editionId,
-  eventName,
-  editionName,
-  role,
+  route,
   title,
 }: {
-  eventId: string;
-  editionId: string;
-  eventName: string | undefined;
-  editionName: string | undefined;
-  role: Role | undefined;
+  /** What `useEditionRoute` (edition.tsx) answers. */
+  route: {
+    eventId: string;
+    editionId: string;
+    role: Role | undefined;
+    event: { data?: { name: string } | undefined };
+    edition: { data?: { name: string } | undefined };
+  };
   title: string;
 }) {
+  const { eventId, editionId, role } = route;
   return (
     <>
       <EditionCrumbs
         eventId={eventId}
-        eventName={eventName}
+        eventName={route.event.data?.name}
         editionId={editionId}
-        editionName={editionName}
+        editionName={route.edition.data?.name}
       />
       <h1 tabIndex={-1}>{title}</h1>
       <EditionSellNav eventId={eventId} editionId={editionId} role={role} />

@@ -148,7 +148,8 @@ function CancelButton({ item, onDone }: { item: Item; onDone: (message: MessageK
 
 export function RegistrationsScreen() {
   const { t, when, money } = useI18n();
-  const { eventId, editionId, event, role, edition } = useEditionRoute();
+  const route = useEditionRoute();
+  const { editionId, role, edition } = route;
   const queries = useQueryClient();
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState(1);
@@ -171,14 +172,7 @@ export function RegistrationsScreen() {
   };
   return (
     <>
-      <EditionScreenHead
-        eventId={eventId}
-        editionId={editionId}
-        eventName={event.data?.name}
-        editionName={edition.data?.name}
-        role={role}
-        title={t('registrations')}
-      />
+      <EditionScreenHead route={route} title={t('registrations')} />
       <section class="card" aria-labelledby="registration-list">
         <h2 id="registration-list">{edition.data?.name ?? t('registrations')}</h2>
         <form

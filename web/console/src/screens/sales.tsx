@@ -86,7 +86,8 @@ function Money({ money: entries }: { money: Array<Schemas['SalesMoney']> }) {
 
 export function SalesScreen() {
   const { t, when, money } = useI18n();
-  const { eventId, editionId, event, role, edition } = useEditionRoute();
+  const route = useEditionRoute();
+  const { editionId, role, edition } = route;
   const sales = useQuery({
     queryKey: ['sales', editionId],
     queryFn: () =>
@@ -95,14 +96,7 @@ export function SalesScreen() {
   });
   return (
     <>
-      <EditionScreenHead
-        eventId={eventId}
-        editionId={editionId}
-        eventName={event.data?.name}
-        editionName={edition.data?.name}
-        role={role}
-        title={t('salesSummary')}
-      />
+      <EditionScreenHead route={route} title={t('salesSummary')} />
       {role !== undefined && !canAdmin(role) ? <Notice kind="error">{t('salesRestricted')}</Notice> : null}
       {canAdmin(role) ? (
         sales.data === undefined ? (
