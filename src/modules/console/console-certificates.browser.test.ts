@@ -13,16 +13,13 @@ import { expectOk } from '../../../test/assertions.ts';
 import { readPdf } from '../../../test/pdf.ts';
 import { certificateFixtures } from '../events/certificates/certificates.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
+import { SAM, useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 describe('the console’s certificates in a browser', () => {
   const { openConsole, signIn, checkScreen, undocumentedOf, visit, ...bench } = useConsoleInBrowser();
   const { team, joinAs } = useConsoleTeam(
     bench,
-    [
-      { id: 'olga-admin', email: 'olga@example.com', name: 'Olga Admin' },
-      { id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' },
-    ],
+    [{ id: 'olga-admin', email: 'olga@example.com', name: 'Olga Admin' }, SAM],
     signIn,
   );
   const f = certificateFixtures(team);

@@ -14,7 +14,7 @@ import { expectOk } from '../../../test/assertions.ts';
 import { writeQrVideo } from '../../../test/fake-camera.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
+import { SAM, useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 const video = join(mkdtempSync(join(tmpdir(), 'convene-camera-')), 'badges.y4m');
 
@@ -27,11 +27,7 @@ describe('the console’s door reading badges with the camera', () => {
       `--use-file-for-fake-video-capture=${video}`,
     ],
   });
-  const { team, joinAs } = useConsoleTeam(
-    bench,
-    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
-    signIn,
-  );
+  const { team, joinAs } = useConsoleTeam(bench, [SAM], signIn);
   const f = attendanceFixtures(team);
 
   it('checks in each badge that comes into view, once, with no tap', async (context) => {

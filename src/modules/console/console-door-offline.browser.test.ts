@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { expectOk } from '../../../test/assertions.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
+import { SAM, typeBadge, useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 const BADGES = 20;
 
@@ -29,22 +29,14 @@ describe('the console’s door offline in a browser', () => {
     () => ({}),
     { loopback: true },
   );
-  const { team, joinAs } = useConsoleTeam(
-    bench,
-    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
-    signIn,
-  );
+  const { team, joinAs } = useConsoleTeam(bench, [SAM], signIn);
   const f = attendanceFixtures(team);
 
   /** Types `code` and waits for this scan's answer (the screen numbers them): answers its kind. */
   let scans = 0;
   async function scan(page: Page, code: string) {
-    const field = page.getByLabel('Badge code or address');
-    await field.fill(code);
-    await field.press('Enter');
     scans += 1;
-    const shown = page.locator(`.scan-result[data-scans="${scans}"]`);
-    await shown.waitFor();
+    const shown = await typeBadge(page, code, scans);
     return { result: await shown.getAttribute('data-result'), text: await shown.innerText() };
   }
 

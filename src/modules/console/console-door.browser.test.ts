@@ -13,18 +13,14 @@ import type { Page } from 'playwright-core';
 import { expectOk } from '../../../test/assertions.ts';
 import { attendanceFixtures } from '../events/check-ins/check-ins.fixtures.ts';
 import { until } from '../events/registrations/checkout.fixtures.ts';
-import { useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
+import { SAM, typeBadge, useConsoleInBrowser, useConsoleTeam } from './console.browser.fixtures.ts';
 
 /** The answer's colour on screen: one per kind (green, amber, red). */
 const COLOURS = { ok: 'rgb(13, 107, 47)', warn: 'rgb(138, 83, 0)', bad: 'rgb(163, 22, 28)' } as const;
 
 describe('the console’s door in a browser', () => {
   const { openConsole, signIn, checkScreen, undocumentedOf, visit, reload, ...bench } = useConsoleInBrowser();
-  const { team, joinAs } = useConsoleTeam(
-    bench,
-    [{ id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' }],
-    signIn,
-  );
+  const { team, joinAs } = useConsoleTeam(bench, [SAM], signIn);
   const f = attendanceFixtures(team);
 
   /**
@@ -33,12 +29,9 @@ describe('the console’s door in a browser', () => {
    */
   let scans = 0;
   async function scan(page: Page, code: string) {
-    const field = page.getByLabel('Badge code or address');
-    await field.fill(code);
-    await field.press('Enter');
     scans += 1;
-    const shown = page.locator(`.scan-result[data-scans="${scans}"]`);
-    await shown.waitFor();
+    const shown = await typeBadge(page, code, scans);
+    const field = page.getByLabel('Badge code or address');
     const kind = (await shown.getAttribute('class'))?.match(/scan-(ok|warn|bad)/)?.[1];
     // Expressions in the page (its DOM types are not the tests'); one answer is shown at a time.
     const colour = (await page.evaluate(

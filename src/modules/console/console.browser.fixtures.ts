@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, type TestContext } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { accessibilityProblems, screenshot, sharedBrowser } from '../../../test/browser.ts';
 import { ensureConsoleBuilt } from '../../../test/console-build.ts';
 import { createTestApp, type OpenApiDocument, type TestApp } from '../../../test/harness.ts';
@@ -330,4 +330,21 @@ export function useConsoleTeam(
   }
 
   return { team: () => team, joinAs };
+}
+
+/** Sam, the door staff of the console tests, as the test OpenID provider knows him. */
+export const SAM = { id: 'sam-staff', email: 'sam@example.com', name: 'Sam Staff' };
+
+/**
+ * Types `code` at the door as a keyboard scanner would (the code, then Enter) and answers the
+ * answer the screen shows as its `number`th (`data-scans`), once it is there: so this scan's answer
+ * is told from the one before.
+ */
+export async function typeBadge(page: Page, code: string, number: number): Promise<Locator> {
+  const field = page.getByLabel('Badge code or address');
+  await field.fill(code);
+  await field.press('Enter');
+  const shown = page.locator(`.scan-result[data-scans="${number}"]`);
+  await shown.waitFor();
+  return shown;
 }

@@ -66,6 +66,23 @@ export function fieldError(error: unknown, name: string): string | undefined {
   return error.fields.find((field) => field.field === name || field.field === `body.${name}`)?.message;
 }
 
+/** A list's search box: a part of a name or an e-mail, optional, sent as `q`. */
+export function SearchField({ id }: { id: string }) {
+  const { t } = useI18n();
+  return (
+    <Field
+      id={id}
+      label={t('search')}
+      name="q"
+      type="search"
+      optional
+      maxLength={100}
+      autoComplete="off"
+      hint={t('searchHint')}
+    />
+  );
+}
+
 /** A message that takes the focus when it appears: a refusal (`alert`) or a confirmation (`status`). */
 export function Notice({ kind, children }: { kind: 'error' | 'ok'; children: ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);

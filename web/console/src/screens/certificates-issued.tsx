@@ -12,7 +12,7 @@ import { api, type Schemas, unwrap } from '../api.ts';
 import { ConfirmButton } from '../confirm.tsx';
 import { useI18n } from '../i18n.tsx';
 import { Paging, unwrapPage } from '../paging.tsx';
-import { ErrorNotice, Field, formValues, Notice, Pending } from '../ui.tsx';
+import { ErrorNotice, formValues, Notice, Pending, SearchField } from '../ui.tsx';
 
 type Certificate = Schemas['Certificate'];
 type Status = Certificate['status'];
@@ -165,16 +165,7 @@ export function IssuedCertificates({ editionId }: { editionId: string }) {
           });
         }}
       >
-        <Field
-          id="certificate-q"
-          label={t('search')}
-          name="q"
-          type="search"
-          optional
-          maxLength={100}
-          autoComplete="off"
-          hint={t('searchHint')}
-        />
+        <SearchField id="certificate-q" />
         <div class="field">
           <label for="certificate-status">{t('status')}</label>
           <select id="certificate-status" name="status">

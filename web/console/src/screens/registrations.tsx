@@ -14,7 +14,7 @@ import { ConfirmButton } from '../confirm.tsx';
 import { minorDigits, useI18n } from '../i18n.tsx';
 import type { MessageKey } from '../messages.ts';
 import { Paging, unwrapPage } from '../paging.tsx';
-import { ErrorNotice, Field, formValues, Notice, Pending } from '../ui.tsx';
+import { ErrorNotice, formValues, Notice, Pending, SearchField } from '../ui.tsx';
 import { useEditionRoute, useTicketTypes } from './edition.tsx';
 import { canAdmin } from './event.tsx';
 import { EditionScreenHead } from './nav.tsx';
@@ -190,16 +190,7 @@ export function RegistrationsScreen() {
             });
           }}
         >
-          <Field
-            id="registration-q"
-            label={t('search')}
-            name="q"
-            type="search"
-            optional
-            maxLength={100}
-            autoComplete="off"
-            hint={t('searchHint')}
-          />
+          <SearchField id="registration-q" />
           <div class="field">
             <label for="registration-status">{t('status')}</label>
             <select id="registration-status" name="status">
