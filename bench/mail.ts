@@ -6,36 +6,41 @@
  *
  * Steps:
  *   1. a fresh database (`<BENCH_DATABASE_NAME>_mail`) and the SMTP server;
- *   2. nodemailer alone: BENCH_MAIL_COUNT (2,000) messages rendered by the tests' simple renderer,
- *      handed at once to one pooled transport with the outbox's pool settings; mails/s from the
- *      first send to the server's last acceptance;
- *   3. the outbox: a service process (test/process-fixtures/mail-sender.ts: the app as in
- *      production, with that renderer registered, JOBS_POLL_MS=50) on the database; the same number
- *      of mails queued in one transaction, as a burst of registrations would; mails/s from the
- *      commit to the server's last acceptance, and every mail recorded as sent;
- *   4. the table and the verdict; stop the child;
+ *   2. BENCH_MAIL_COUNT (2,000) messages rendered by the tests' simple renderer, and a service
+ *      process (test/process-fixtures/mail-sender.ts: the app as in production, with that renderer
+ *      registered, JOBS_POLL_MS=50) on the database;
+ *   3. a warm-up of BENCH_MAIL_WARMUP (500) mails of each path, not counted; then rounds of the two
+ *      paths, alternated as nodemailer, outbox, outbox, nodemailer (a machine getting busier or
+ *      quieter during the suite weighs on both sides alike):
+ *      - nodemailer alone: the rendered messages handed at once to one pooled transport with the
+ *        outbox's pool settings; mails/s from the first send to the server's last acceptance;
+ *      - the outbox: the same number of mails queued in one transaction, as a burst of
+ *        registrations would; mails/s from the commit to the server's last acceptance, and every
+ *        mail recorded as sent;
+ *   4. the table and the verdict (each side's mails over its seconds, summed over its rounds);
+ *      stop the child;
  *   5. registrations with and without mail: the service (as `npm start` runs it) on the database,
  *      free registrations at BENCH_MAIL_RATE/s for BENCH_MAIL_DURATION s after a warm-up, each
  *      confirming a seat and queueing its `registration_confirmed` mail (QR code, `.ics`), in four
  *      rounds alternated as off, on, on, off: without MAIL_URL (mail off: the rows are written,
  *      nothing is sent) and with MAIL_URL at the same server (rendered and sent while the
- *      registrations go on), so a machine getting busier or quieter during the suite weighs on both
- *      sides alike; each round's p99, and the mean of each side's two side by side.
+ *      registrations go on); each round's p99, and the mean of each side's two side by side.
  *      Target: the mean p99 with mail within 25 % (or 10 ms) of the mean p99 without;
  *   6. drop the database; 1 if a target failed.
  *
- * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_RATE (50), BENCH_MAIL_DURATION
- * (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
+ * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_ROUNDS (2 of each path), BENCH_MAIL_WARMUP (500),
+ * BENCH_MAIL_PHASES (`throughput,registrations`: steps 2–4 and step 5), BENCH_MAIL_RATE (50),
+ * BENCH_MAIL_DURATION (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
  */
 import { tmpdir } from 'node:os';
 import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
-import { openDatabase } from '../src/kernel/db/client.ts';
+import { type Database, openDatabase } from '../src/kernel/db/client.ts';
 import { queryRows } from '../src/kernel/db/raw.ts';
 import { queueMail } from '../src/modules/mail/index.ts';
 import { simpleRenderer } from '../src/modules/mail/mail.fixtures.ts';
-import { writeMail } from '../src/modules/mail/sending/mail.worker.ts';
-import { startSmtpSink } from '../test/smtp-sink.ts';
+import { type WrittenMail, writeMail } from '../src/modules/mail/sending/mail.worker.ts';
+import { type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import {
   beginSuite,
   callApi,
@@ -59,11 +64,21 @@ import {
 } from './lib.ts';
 
 const TARGET = { ratio: 0.7, p99Ratio: 1.25, p99SlackMs: 10 };
+const PHASES = ['throughput', 'registrations'];
 const settings = {
   count: positiveInteger('BENCH_MAIL_COUNT', 2000),
   rate: positiveInteger('BENCH_MAIL_RATE', 50),
   durationS: positiveInteger('BENCH_MAIL_DURATION', 20),
   warmupS: 3,
+  /** Rounds of each path in the throughput comparison (BENCH_MAIL_ROUNDS), alternated. */
+  rounds: positiveInteger('BENCH_MAIL_ROUNDS', 2),
+  /** Mails of each path sent first and not counted (BENCH_MAIL_WARMUP). */
+  warmup: positiveInteger('BENCH_MAIL_WARMUP', 500),
+  /** BENCH_MAIL_PHASES: `throughput`, `registrations` or both (the default), comma-separated. */
+  phases: (process.env.BENCH_MAIL_PHASES ?? PHASES.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => PHASES.includes(name)),
   databaseName: `${common.databaseName}_mail`,
 };
 
@@ -118,6 +133,155 @@ async function registrations(
   }
 }
 
+/** One round of the throughput comparison: its path, how long the burst took, and its CPU. */
+interface Round {
+  path: 'nodemailer alone' | 'the outbox';
+  seconds: number;
+  cpuSeconds: number;
+  /** Mails recorded as `sent` (the outbox only). */
+  sent: number | null;
+}
+
+/** Nodemailer alone: the rendered messages handed at once to a pooled transport like the outbox's. */
+async function directRound(sink: SmtpSink, rendered: WrittenMail[], round: number): Promise<Round> {
+  const transporter = nodemailer.createTransport({ url: sink.url, pool: true, maxConnections: 10 });
+  const before = sink.accepted();
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    rendered.map((mail, i) =>
+      transporter.sendMail({
+        from: 'Convene <no-reply@localhost>',
+        to: `person${i}@example.com`,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        attachments: mail.attachments,
+        messageId: `<direct-${round}-${i}@127.0.0.1>`,
+      }),
+    ),
+  );
+  await waitForAccepted(() => sink.accepted() - before, rendered.length, 'nodemailer alone');
+  const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  transporter.close();
+  return { path: 'nodemailer alone', seconds, cpuSeconds: (used.user + used.system) / 1e6, sent: null };
+}
+
+/** The outbox: the mails queued in one transaction, timed from the commit to the last acceptance. */
+async function outboxRound(
+  sink: SmtpSink,
+  database: Database,
+  senderPid: number,
+  round: number,
+  count = settings.count,
+): Promise<Round> {
+  const before = sink.accepted();
+  const cpu = cpuSeconds(senderPid);
+  await database.transaction(async (tx) => {
+    for (let i = 0; i < count; i += 1) {
+      await queueMail(tx, {
+        kind: 'signature_request',
+        to: `round${round}-person${i}@example.com`,
+        language: 'en',
+        eventId: null,
+        data: { subject: `Mail ${i}`, body: `Hello ${i}` },
+      });
+    }
+  });
+  const start = performance.now();
+  await waitForAccepted(() => sink.accepted() - before, count, 'the outbox');
+  const seconds = (performance.now() - start) / 1000;
+  const cpuUsed = cpuSeconds(senderPid) - cpu;
+  let sent = 0;
+  for (const deadline = Date.now() + 30_000; sent < count && Date.now() < deadline; ) {
+    [{ sent = 0 } = {}] = await queryRows<{ sent: number }>(
+      database,
+      sql`select count(*)::int as sent from emails
+          where status = 'sent' and recipient like ${`round${round}-%`}`,
+    );
+    if (sent < count) await sleep(100);
+  }
+  return { path: 'the outbox', seconds, cpuSeconds: cpuUsed, sent };
+}
+
+/**
+ * Steps 2 to 4: rounds of nodemailer alone and of the outbox, alternated (a drift of the machine's
+ * load falls on both sides); true when the outbox met its target.
+ */
+async function throughput(databaseUrl: string, servicePort: number, signer: Signer, sink: SmtpSink) {
+  // One after the other: a render has a wall-time limit (kernel/mail-templates/liquid.ts).
+  const rendered: WrittenMail[] = [];
+  for (let i = 0; i < settings.count; i += 1) {
+    const draft = await simpleRenderer({ data: { subject: `Mail ${i}`, body: `Hello ${i}` } });
+    rendered.push(await writeMail({ draft, envelope: null }));
+  }
+  const sender = startChild(
+    'mail-sender',
+    [...serviceArgs(), 'test/process-fixtures/mail-sender.ts'],
+    serviceEnv(databaseUrl, servicePort, signer.publicJwks, {
+      MAIL_URL: sink.url,
+      JOBS_POLL_MS: '50',
+      LOG_LEVEL: 'info',
+    }),
+  );
+  const database = await openDatabase({ url: databaseUrl, dataDir: tmpdir() });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      sender.once('exit', (code) => reject(new Error(`the mail sender exited (${code}) while starting`)));
+      sender.stdout?.on('data', (chunk: string) => {
+        if (String(chunk).includes('mail sender ready')) resolve();
+      });
+    });
+    const pid = sender.pid!;
+    // A warm-up of each path, not counted: the code of both is compiled (JIT) before it is timed,
+    // as in a service that has been running.
+    await directRound(sink, rendered.slice(0, settings.warmup), -1);
+    await outboxRound(sink, database.db, pid, -1, settings.warmup);
+    const rounds: Round[] = [];
+    for (let pair = 0; pair < settings.rounds; pair += 1) {
+      logLoad(`before round pair ${pair + 1}`);
+      const direct = () => directRound(sink, rendered, pair);
+      const outbox = () => outboxRound(sink, database.db, pid, pair);
+      for (const run of pair % 2 === 0 ? [direct, outbox] : [outbox, direct]) {
+        const round = await run();
+        log(`${round.path}: ${settings.count} mails in ${round.seconds.toFixed(2)} s`);
+        rounds.push(round);
+      }
+    }
+    const rate = (path: Round['path']) => {
+      const side = rounds.filter((round) => round.path === path);
+      return (settings.count * side.length) / side.reduce((sum, round) => sum + round.seconds, 0);
+    };
+    printTable(
+      ['round', 'path', 'mails', 'seconds', 'mails/s', 'CPU s'],
+      rounds.map((round, index) => [
+        String(index + 1),
+        round.path === 'the outbox'
+          ? 'the outbox (batches of 50, same pool; the sending process)'
+          : 'nodemailer alone (pooled, 10 connections; with the server)',
+        String(settings.count),
+        round.seconds.toFixed(2),
+        (settings.count / round.seconds).toFixed(0),
+        round.cpuSeconds.toFixed(2),
+      ]),
+    );
+    const ratio = rate('the outbox') / rate('nodemailer alone');
+    const unsent = rounds.filter((round) => round.sent !== null && round.sent !== settings.count).length;
+    const passed = ratio >= TARGET.ratio && unsent === 0;
+    log(
+      `outbox / nodemailer alone: ${ratio.toFixed(2)} (mails/s over ${settings.rounds} rounds each; ` +
+        `target ≥ ${TARGET.ratio}); ` +
+        `${unsent === 0 ? 'every mail recorded as sent' : `${unsent} round(s) with mails not recorded as sent`}: ` +
+        (passed ? 'passed' : 'FAILED'),
+    );
+    return passed;
+  } finally {
+    await stopChild(sender);
+    await database.close();
+  }
+}
+
 export async function runMail(): Promise<number> {
   const { databaseUrl, signer, servicePort } = await beginSuite(
     settings.databaseName,
@@ -125,160 +289,65 @@ export async function runMail(): Promise<number> {
   );
   const sink = await startSmtpSink({ parse: false });
   try {
-    // 2. nodemailer alone, with the outbox's pool settings (sending/transport.ts).
-    // One after the other: a render has a wall-time limit (kernel/mail-templates/liquid.ts).
-    const rendered = [];
-    for (let i = 0; i < settings.count; i += 1) {
-      const draft = await simpleRenderer({ data: { subject: `Mail ${i}`, body: `Hello ${i}` } });
-      rendered.push(await writeMail({ draft, envelope: null }));
-    }
-    const transporter = nodemailer.createTransport({ url: sink.url, pool: true, maxConnections: 10 });
-    const directStart = performance.now();
-    const selfBefore = process.cpuUsage();
-    await Promise.all(
-      rendered.map((mail, i) =>
-        transporter.sendMail({
-          from: 'Convene <no-reply@localhost>',
-          to: `person${i}@example.com`,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-          attachments: mail.attachments,
-          messageId: `<direct-${i}@127.0.0.1>`,
-        }),
-      ),
-    );
-    await waitForAccepted(sink.accepted, settings.count, 'nodemailer alone');
-    const directSeconds = (performance.now() - directStart) / 1000;
-    const directCpu = process.cpuUsage(selfBefore);
-    transporter.close();
-    log(`nodemailer alone: ${settings.count} mails in ${directSeconds.toFixed(2)} s`);
-
-    // 3. The outbox, in a service process.
-    const sender = startChild(
-      'mail-sender',
-      [...serviceArgs(), 'test/process-fixtures/mail-sender.ts'],
-      serviceEnv(databaseUrl, servicePort, signer.publicJwks, {
-        MAIL_URL: sink.url,
-        JOBS_POLL_MS: '50',
-        LOG_LEVEL: 'info',
-      }),
-    );
-    await new Promise<void>((resolve, reject) => {
-      sender.once('exit', (code) => reject(new Error(`the mail sender exited (${code}) while starting`)));
-      sender.stdout?.on('data', (chunk: string) => {
-        if (String(chunk).includes('mail sender ready')) resolve();
-      });
-    });
-    const database = await openDatabase({ url: databaseUrl, dataDir: tmpdir() });
-    try {
-      logLoad('before the outbox run');
-      const before = sink.accepted();
-      const senderCpuBefore = cpuSeconds(sender.pid);
-      await database.db.transaction(async (tx) => {
-        for (let i = 0; i < settings.count; i += 1) {
-          await queueMail(tx, {
-            kind: 'signature_request',
-            to: `person${i}@example.com`,
-            language: 'en',
-            eventId: null,
-            data: { subject: `Mail ${i}`, body: `Hello ${i}` },
-          });
-        }
-      });
-      const outboxStart = performance.now();
-      await waitForAccepted(() => sink.accepted() - before, settings.count, 'the outbox');
-      const outboxSeconds = (performance.now() - outboxStart) / 1000;
-      const senderCpu = cpuSeconds(sender.pid) - senderCpuBefore;
-      let sent = 0;
-      for (const deadline = Date.now() + 30_000; sent < settings.count && Date.now() < deadline; ) {
-        [{ sent = 0 } = {}] = await queryRows<{ sent: number }>(
-          database.db,
-          sql`select count(*)::int as sent from emails where status = 'sent'`,
-        );
-        if (sent < settings.count) await sleep(100);
-      }
-      log(`the outbox: ${settings.count} mails in ${outboxSeconds.toFixed(2)} s; ${sent} recorded as sent`);
-
-      const directRate = settings.count / directSeconds;
-      const outboxRate = settings.count / outboxSeconds;
-      const ratio = outboxRate / directRate;
-      printTable(
-        ['path', 'mails', 'seconds', 'mails/s', 'CPU s (sender)'],
-        [
-          [
-            'nodemailer alone (pooled, 10 connections)',
-            String(settings.count),
-            directSeconds.toFixed(2),
-            directRate.toFixed(0),
-            `${((directCpu.user + directCpu.system) / 1e6).toFixed(2)} (with the server)`,
-          ],
-          [
-            'the outbox (batches of 50, same pool)',
-            String(settings.count),
-            outboxSeconds.toFixed(2),
-            outboxRate.toFixed(0),
-            senderCpu.toFixed(2),
-          ],
-        ],
-      );
-      const passed = ratio >= TARGET.ratio && sent === settings.count;
-      log(
-        `outbox / nodemailer alone: ${ratio.toFixed(2)} (target ≥ ${TARGET.ratio}); ` +
-          `${sent === settings.count ? 'every mail recorded as sent' : `only ${sent} recorded as sent`}: ` +
-          (passed ? 'passed' : 'FAILED'),
-      );
-      await stopChild(sender);
-
-      // 5. Registrations with and without mail.
-      logLoad('before the registrations');
-      // Rounds alternated (off, on, on, off): a drift of the machine's load falls on both sides.
-      const rounds: { mail: boolean; measured: RateMeasurement }[] = [];
-      let acceptedDuring = 0;
-      for (const [index, mail] of [false, true, true, false].entries()) {
-        const accepted = sink.accepted();
-        const env: Record<string, string> = mail ? { MAIL_URL: sink.url } : {};
-        const measured = await registrations(databaseUrl, servicePort, signer, `r${index}`, env);
-        if (mail) acceptedDuring += sink.accepted() - accepted;
-        rounds.push({ mail, measured });
-      }
-      const registrationRow = ({ mail, measured: m }: (typeof rounds)[number], index: number) => [
-        `round ${index + 1}: ${mail ? 'with' : 'without'} MAIL_URL`,
-        String(m.sent),
-        `${m.p50} / ${m.p99} / ${m.max}`,
-        `${m.non2xx} / ${m.errors}`,
-        m.cpuPercent.toFixed(0),
-      ];
-      printTable(
-        [
-          'POST /editions/{id}/registrations (free)',
-          'requests',
-          'p50 / p99 / max ms',
-          'non-2xx / errors',
-          'CPU %',
-        ],
-        rounds.map(registrationRow),
-      );
-      const meanP99 = (mail: boolean) => {
-        const side = rounds.filter((round) => round.mail === mail);
-        return side.reduce((sum, round) => sum + round.measured.p99, 0) / side.length;
-      };
-      const without = meanP99(false);
-      const withMail = meanP99(true);
-      const bound = Math.max(without * TARGET.p99Ratio, without + TARGET.p99SlackMs);
-      const refused = rounds.reduce((sum, round) => sum + round.measured.non2xx, 0);
-      const unchanged = withMail <= bound && refused === 0;
-      log(
-        `registration p99 with mail ${withMail.toFixed(0)} ms against ${without.toFixed(0)} ms without ` +
-          `(means of two rounds each; bound ${bound.toFixed(0)} ms); ` +
-          `${acceptedDuring} mails accepted during and after the rounds with mail: ${unchanged ? 'passed' : 'FAILED'}`,
-      );
-      return passed && unchanged ? 0 : 1;
-    } finally {
-      await database.close();
-    }
+    const passed = settings.phases.includes('throughput')
+      ? await throughput(databaseUrl, servicePort, signer, sink)
+      : true;
+    const unchanged = settings.phases.includes('registrations')
+      ? await withAndWithoutMail(databaseUrl, servicePort, signer, sink)
+      : true;
+    return passed && unchanged ? 0 : 1;
   } finally {
     await cleanUp();
     await sink.close();
+  }
+}
+
+/** Step 5: registrations in rounds without and with mail; true when mail left their p99 unchanged. */
+async function withAndWithoutMail(databaseUrl: string, servicePort: number, signer: Signer, sink: SmtpSink) {
+  {
+    // 5. Registrations with and without mail.
+    logLoad('before the registrations');
+    // Rounds alternated (off, on, on, off): a drift of the machine's load falls on both sides.
+    const rounds: { mail: boolean; measured: RateMeasurement }[] = [];
+    let acceptedDuring = 0;
+    for (const [index, mail] of [false, true, true, false].entries()) {
+      const accepted = sink.accepted();
+      const env: Record<string, string> = mail ? { MAIL_URL: sink.url } : {};
+      const measured = await registrations(databaseUrl, servicePort, signer, `r${index}`, env);
+      if (mail) acceptedDuring += sink.accepted() - accepted;
+      rounds.push({ mail, measured });
+    }
+    const registrationRow = ({ mail, measured: m }: (typeof rounds)[number], index: number) => [
+      `round ${index + 1}: ${mail ? 'with' : 'without'} MAIL_URL`,
+      String(m.sent),
+      `${m.p50} / ${m.p99} / ${m.max}`,
+      `${m.non2xx} / ${m.errors}`,
+      m.cpuPercent.toFixed(0),
+    ];
+    printTable(
+      [
+        'POST /editions/{id}/registrations (free)',
+        'requests',
+        'p50 / p99 / max ms',
+        'non-2xx / errors',
+        'CPU %',
+      ],
+      rounds.map(registrationRow),
+    );
+    const meanP99 = (mail: boolean) => {
+      const side = rounds.filter((round) => round.mail === mail);
+      return side.reduce((sum, round) => sum + round.measured.p99, 0) / side.length;
+    };
+    const without = meanP99(false);
+    const withMail = meanP99(true);
+    const bound = Math.max(without * TARGET.p99Ratio, without + TARGET.p99SlackMs);
+    const refused = rounds.reduce((sum, round) => sum + round.measured.non2xx, 0);
+    const unchanged = withMail <= bound && refused === 0;
+    log(
+      `registration p99 with mail ${withMail.toFixed(0)} ms against ${without.toFixed(0)} ms without ` +
+        `(means of two rounds each; bound ${bound.toFixed(0)} ms); ` +
+        `${acceptedDuring} mails accepted during and after the rounds with mail: ${unchanged ? 'passed' : 'FAILED'}`,
+    );
+    return unchanged;
   }
 }

@@ -60,6 +60,7 @@ describe('configuration', () => {
       from: 'Convene <no-reply@localhost>',
       retryScheduleSeconds: [30, 60, 120, 300, 600, 900],
       retryForSeconds: 3600,
+      threads: 2,
     });
     const production = {
       NODE_ENV: 'production',
@@ -72,6 +73,8 @@ describe('configuration', () => {
     assert.equal(smtp.mode, 'smtp');
     assert.equal(smtp.url, 'smtps://u:p@mail.example.com:465');
     assert.deepEqual(loadConfig({ MAIL_RETRY_SCHEDULE: '0.2, 1' }).mail.retryScheduleSeconds, [0.2, 1]);
+    assert.equal(loadConfig({ MAIL_THREADS: '1' }).mail.threads, 1);
+    assert.throws(() => loadConfig({ MAIL_THREADS: '0' }), /MAIL_THREADS/);
   });
 
   it('turns development conveniences off in production', () => {

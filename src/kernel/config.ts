@@ -83,6 +83,12 @@ export interface Config {
      * mail is still retried; past it, the next temporary failure is final.
      */
     retryForSeconds: number;
+    /**
+     * `MAIL_THREADS` (an addition of this service; default 2, 1..64): the worker threads that write
+     * mail out, at most; they run at a lower priority than requests (sending/mail.worker.ts), so the
+     * second takes a burst's spare CPU, not the requests'.
+     */
+    threads: number;
   };
   checkout: {
     /**
@@ -122,8 +128,8 @@ export interface Config {
   /**
    * Worker threads for documents (kernel/workers/pool.ts; an addition of this service): `RENDER_THREADS`
    * (default 1) threads at most, `RENDER_QUEUE` (default 16) tasks waiting beyond which a request
-   * that needs one is answered 503 with `Retry-After`. The mail module's threads, a pool of their
-   * own, take the same bound on threads.
+   * that needs one is answered 503 with `Retry-After`. The mail module's threads are a pool of
+   * their own (`mail.threads`).
    */
   render: { threads: number; queue: number };
   /**
@@ -228,6 +234,7 @@ export const ENV_SCHEMA = Type.Object({
     }),
   ),
   MAIL_RETRY_FOR_SECONDS: Whole(1, 7 * 86400),
+  MAIL_THREADS: Whole(1, 64),
   CHECKOUT_HOLD_MINUTES: Whole(5, 120),
   CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
   RECONCILE_AFTER_SECONDS: Whole(0, 86_400),
@@ -378,6 +385,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryScheduleSeconds:
         vars.MAIL_RETRY_SCHEDULE ?? (convert('array', DEFAULT_MAIL_RETRY_SCHEDULE) as number[]),
       retryForSeconds: vars.MAIL_RETRY_FOR_SECONDS ?? 3600,
+      threads: vars.MAIL_THREADS ?? 2,
     },
     checkout: {
       holdSeconds: vars.CHECKOUT_HOLD_SECONDS ?? (vars.CHECKOUT_HOLD_MINUTES ?? 15) * 60,

@@ -5,11 +5,34 @@
  * milliseconds of CPU per mail; on the event loop, a burst of confirmations held every request
  * arriving meanwhile (docs/mail.md, "Figures"). Plain data in and out; no I/O.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { calendarFile, qrCodePng } from '../../../kernel/mail-templates/attachments.ts';
 import { renderDraft } from '../../../kernel/mail-templates/liquid.ts';
 import { asBuffer } from '../../../kernel/workers/pool.ts';
 import type { DraftAttachment, MailAttachment, MailDraft, RenderedMail } from '../outbox/mail.types.ts';
+
+/**
+ * The nice value of a mail thread. Mail can wait a few milliseconds; a request cannot: on a busy
+ * machine, the kernel runs the service's main thread and the database before this thread, and this
+ * thread takes the CPU they leave (docs/mail.md, "Figures": registrations' p99 with mail going).
+ */
+const MAIL_THREAD_NICE = 10;
+
+/**
+ * Lowers this thread's priority, not the process's: on Linux, setpriority(2) with a thread's id
+ * applies to that thread alone, and /proc/thread-self names it. Elsewhere, nothing changes.
+ */
+function lowerThisThreadsPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId) && threadId !== process.pid) setPriority(threadId, MAIL_THREAD_NICE);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+lowerThisThreadsPriority();
 
 /** Who the message is from and to, and its Message-ID: given when the message is to be built. */
 export interface Envelope {

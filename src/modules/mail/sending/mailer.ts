@@ -82,7 +82,7 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
   // Threads start with the first mail and end with the app (kernel/workers/pool.ts).
   const threads = new WorkerPool<typeof MailTasks>({
     tasks: taskModule('./mail.worker.ts', import.meta.url),
-    threads: config.render.threads,
+    threads: settings.threads,
     maxQueue: WRITE_QUEUE,
   });
   let transport: MailTransport | undefined;
