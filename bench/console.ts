@@ -28,6 +28,7 @@ import { get } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ensureConsoleBuilt } from '../test/console-build.ts';
 import {
   beginSuite,
   callApi,
@@ -213,6 +214,8 @@ async function firstScreenScript(base: string): Promise<{ files: number; raw: nu
 
 export async function runConsole(): Promise<number> {
   const started = Date.now();
+  // The service serves the console from its build (build/console/, outside git), as `npm start` does.
+  ensureConsoleBuilt();
   try {
     // 1. database, service
     const { databaseUrl, signer, servicePort } = await beginSuite(

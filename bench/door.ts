@@ -26,6 +26,7 @@
 /// <reference path="../test/types/oidc-provider.d.ts" />
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../test/browser.ts';
+import { ensureConsoleBuilt } from '../test/console-build.ts';
 import { startOidcProvider } from '../test/oidc-provider.ts';
 import { seedAttendance } from './attendance.ts';
 import {
@@ -143,6 +144,8 @@ async function signedIn(browser: Browser, base: string): Promise<Page> {
 
 export async function runDoor(): Promise<number> {
   const started = Date.now();
+  // The service serves the console from its build (build/console/, outside git), as `npm start` does.
+  ensureConsoleBuilt();
   let browser: Browser | undefined;
   const idp = await startOidcProvider();
   try {

@@ -3,7 +3,9 @@
  * server parses and plans it every time; a named prepared statement is built once per database
  * handle (cached here) and planned once per connection (pg caches it by name).
  */
-import type { Database } from './types.ts';
+import { is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Database, Executor, Transaction } from './types.ts';
 
 export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
   const cache = new WeakMap<Database, T>();
@@ -15,4 +17,35 @@ export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => 
     }
     return query;
   };
+}
+
+/**
+ * As `preparedQuery`, for a statement whose text depends on which of its parts are given (a
+ * listing's filters): one statement per database handle and `shape`, the key naming that text.
+ */
+export function preparedQueries<T>(
+  build: (db: Database, shape: string) => T,
+): (db: Database, shape: string) => T {
+  const cache = new WeakMap<Database, Map<string, T>>();
+  return (db, shape) => {
+    let byShape = cache.get(db);
+    if (byShape === undefined) {
+      byShape = new Map();
+      cache.set(db, byShape);
+    }
+    let query = byShape.get(shape);
+    if (query === undefined) {
+      query = build(db, shape);
+      byShape.set(shape, query);
+    }
+    return query;
+  };
+}
+
+/**
+ * Whether `db` is a transaction: a statement prepared on the database handle runs on a connection
+ * of its own, outside the caller's transaction, so a transaction runs the statement unprepared.
+ */
+export function isTransaction(db: Executor): db is Transaction {
+  return is(db, PgTransaction);
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, getTableColumns, gt, isNull, lt, ne, sql } from 'drizzle-
 import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { jsonObjectOf } from '../../../kernel/db/json.ts';
 import { countAll, jsonPageFromCounted, pageOf, totalOver, type Window } from '../../../kernel/db/paging.ts';
-import { preparedQuery } from '../../../kernel/db/prepared.ts';
+import { isTransaction, preparedQuery } from '../../../kernel/db/prepared.ts';
 import type { JsonPage } from '../../../kernel/http/respond.ts';
 import { type EventRole, eventMembers, events } from '../events/index.ts';
 import { Edition } from './editions.schemas.ts';
@@ -46,19 +46,28 @@ export async function findEditionWithAccess(
   editionId: string,
   userId: string | undefined,
 ): Promise<{ edition: EditionRow; eventStatus: string; role: EventRole | undefined } | undefined> {
-  const rows = await db
+  // Every authorised edition route asks this first: prepared once, outside a transaction.
+  const query = isTransaction(db) ? selectEditionWithAccess(db) : editionWithAccess(db);
+  const rows = await query.execute({ edition_id: editionId, user_id: userId ?? null });
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
+}
+
+/** `findEditionWithAccess`'s statement: an anonymous caller (`user_id` null) has no role. */
+function selectEditionWithAccess(db: Executor) {
+  return db
     .select({ edition: editions, eventStatus: events.status, role: eventMembers.role })
     .from(editions)
     .innerJoin(events, eq(events.id, editions.event_id))
     .leftJoin(
       eventMembers,
-      and(eq(eventMembers.event_id, editions.event_id), eq(eventMembers.user_id, userId ?? sql`null::uuid`)),
+      and(eq(eventMembers.event_id, editions.event_id), eq(eventMembers.user_id, sql.placeholder('user_id'))),
     )
-    .where(and(eq(editions.id, editionId), live))
+    .where(and(eq(editions.id, sql.placeholder('edition_id')), live))
     .limit(1);
-  const row = rows[0];
-  return row === undefined ? undefined : { ...row, role: row.role ?? undefined };
 }
+
+const editionWithAccess = preparedQuery((db) => selectEditionWithAccess(db).prepare('edition_with_access'));
 
 /** The by-slug edition read (docs/reference/events.md): a published edition of a published event, by both slugs (a hot public read). */
 const editionBySlugs = preparedQuery((db) =>

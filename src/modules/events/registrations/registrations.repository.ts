@@ -1,10 +1,10 @@
 /** SQL of registrations. */
-import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actors } from '../../../kernel/auth/actors.table.ts';
-import type { Executor } from '../../../kernel/db/client.ts';
+import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { likeContaining } from '../../../kernel/db/like.ts';
 import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
+import { preparedQueries } from '../../../kernel/db/prepared.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
 import { editions } from '../editions/index.ts';
@@ -90,40 +90,77 @@ export interface RegistrationFilter {
 }
 
 /**
- * The filters as one condition. The search compares lowercased e-mail and name with a lowercased
- * pattern, the form the trigram indexes of the actor directory are built on (`actors.table.ts`).
- * The statuses are one array parameter, so the statement's text depends only on which filters are
- * given, never on how many statuses (`runNamed`).
+ * The values a listing statement takes, by placeholder name (`filterCondition`); a type, not an
+ * interface, so that it is the record of values Drizzle's `execute` takes.
  */
-function filterCondition(editionId: string, filter: RegistrationFilter): SQL {
-  const pattern = filter.q === undefined ? undefined : likeContaining(filter.q);
+type ListValues = {
+  edition_id: string;
+  statuses?: string;
+  ticket_type_id?: string;
+  pattern?: string;
+  limit?: number;
+  offset?: number;
+  after_created_at?: string;
+  after_id?: string;
+};
+
+/** The values of `filter` for `filterCondition`'s placeholders. */
+function filterValues(editionId: string, filter: RegistrationFilter): ListValues {
+  return {
+    edition_id: editionId,
+    ...(filter.status === undefined ? {} : { statuses: `{${filter.status.join(',')}}` }),
+    ...(filter.ticketTypeId === undefined ? {} : { ticket_type_id: filter.ticketTypeId }),
+    ...(filter.q === undefined ? {} : { pattern: likeContaining(filter.q) }),
+  };
+}
+
+/**
+ * The filters as one condition, with placeholders for their values (`filterValues`): its text
+ * depends only on which filters are given (`shapeOf`), so each shape is built and prepared once
+ * (`preparedQueries`). The search compares lowercased e-mail and name with a lowercased pattern, the
+ * form the trigram indexes of the actor directory are built on (`actors.table.ts`). The statuses
+ * are one array parameter, however many are asked for.
+ */
+function filterCondition(filter: RegistrationFilter): SQL {
+  const value = (name: keyof ListValues) => sql.placeholder(name);
   return and(
-    eq(registrations.edition_id, editionId),
+    eq(registrations.edition_id, value('edition_id')),
     filter.status === undefined
       ? undefined
-      : sql`${registrations.status} = any(${`{${filter.status.join(',')}}`}::text[])`,
-    filter.ticketTypeId === undefined ? undefined : eq(registrations.ticket_type_id, filter.ticketTypeId),
+      : sql`${registrations.status} = any(${value('statuses')}::text[])`,
+    filter.ticketTypeId === undefined ? undefined : eq(registrations.ticket_type_id, value('ticket_type_id')),
     filter.paid === undefined
       ? undefined
       : filter.paid
         ? isNotNull(registrations.intent_id)
         : isNull(registrations.intent_id),
-    pattern === undefined
+    filter.q === undefined
       ? undefined
       : or(
-          sql`lower(${actors.email}) like lower(${pattern})`,
-          sql`lower(${actors.name}) like lower(${pattern})`,
+          sql`lower(${actors.email}) like lower(${value('pattern')})`,
+          sql`lower(${actors.name}) like lower(${value('pattern')})`,
         ),
   ) as SQL;
 }
 
 /**
- * A query run as a named prepared statement, named after its text: a server parses each text once
- * per connection (the listing's texts differ only by which filters are given, a handful).
+ * Which filters are given: what a listing statement's text depends on (`filterCondition`), so the
+ * key of its prepared statement. `filterOf` reads a shape back as the filters to build it with.
  */
-function runNamed<T>(query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T> } }) {
-  const digest = createHash('sha1').update(query.toSQL().sql).digest('base64url').slice(0, 16);
-  return query.prepare(`registrations_list_${digest}`).execute();
+function shapeOf(filter: RegistrationFilter): string {
+  const given = (value: unknown) => (value === undefined ? '0' : '1');
+  const paid = filter.paid === undefined ? '0' : filter.paid ? 'p' : 'f';
+  return `${given(filter.q)}${given(filter.status)}${given(filter.ticketTypeId)}${paid}`;
+}
+
+function filterOf(shape: string): RegistrationFilter {
+  const [q, status, ticketType, paid] = shape;
+  return {
+    ...(q === '1' ? { q: '' } : {}),
+    ...(status === '1' ? { status: [] } : {}),
+    ...(ticketType === '1' ? { ticketTypeId: '' } : {}),
+    ...(paid === '0' ? {} : { paid: paid === 'p' }),
+  };
 }
 
 /** The columns of a listed registration: the row, the holder's e-mail and name, the ticket's name. */
@@ -161,32 +198,63 @@ function selectListed(db: Executor, isCounted: boolean, condition: SQL) {
 const withoutTotal = ({ total: _total, ...row }: RegistrationListRow & { total: number }) => row;
 
 /**
+ * The listing's statements, built and prepared once per database and shape of filters (a server
+ * parses and plans each once per connection): building the statement through Drizzle and planning
+ * its joins cost more than running it (bench/README.md, "Organiser console").
+ */
+const countStatement = preparedQueries((db, shape) => {
+  const filter = filterOf(shape);
+  const count = db.select({ total: countAll }).from(registrations);
+  return (filter.q === undefined ? count : count.innerJoin(actors, eq(actors.user_id, registrations.user_id)))
+    .where(filterCondition(filter))
+    .prepare(`registrations_count_${shape}`);
+});
+
+const pageStatement = preparedQueries((db, key) => {
+  const [counted, shape] = key.split(' ') as [string, string];
+  return selectListed(db, counted === 'counted', filterCondition(filterOf(shape)))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`registrations_page_${counted}_${shape}`);
+});
+
+const batchStatement = preparedQueries((db, key) => {
+  const [position, shape] = key.split(' ') as [string, string];
+  const condition = filterCondition(filterOf(shape));
+  return selectListed(
+    db,
+    false,
+    position === 'first'
+      ? condition
+      : (and(
+          condition,
+          sql`(${registrations.created_at}, ${registrations.id}) < (${sql.placeholder('after_created_at')}::timestamptz, ${sql.placeholder('after_id')}::uuid)`,
+        ) as SQL),
+  )
+    .limit(sql.placeholder('limit'))
+    .prepare(`registrations_batch_${position}_${shape}`);
+});
+
+/**
  * Newest first, filtered, with the holder's e-mail and name and the ticket type's name. A search
  * (`q`) matches few rows, found through the trigram indexes: they are counted in the same statement
  * (`count(*) over ()`). Without one, the page is read down the edition's index and the rows are
- * counted apart (a window count would join every row of the edition to read twenty). The
- * statements are named after their text (`runNamed`), so a server parses each once per connection:
- * parsing and planning the joins cost more than running them (bench/README.md, "Organiser console").
+ * counted apart (a window count would join every row of the edition to read twenty).
  */
 export async function listRegistrations(
-  db: Executor,
+  db: Database,
   editionId: string,
   filter: RegistrationFilter,
   window: Window,
 ): Promise<Page<RegistrationListRow>> {
-  const condition = filterCondition(editionId, filter);
+  const shape = shapeOf(filter);
+  const values = { ...filterValues(editionId, filter), limit: window.limit, offset: window.offset };
   const counted = async () => {
-    const count = db.select({ total: countAll }).from(registrations);
-    const [row] = await runNamed(
-      (filter.q === undefined
-        ? count
-        : count.innerJoin(actors, eq(actors.user_id, registrations.user_id))
-      ).where(condition),
-    );
+    const [row] = await countStatement(db, shape).execute(values);
     return row?.total ?? 0;
   };
   const page = (isCounted: boolean) =>
-    runNamed(selectListed(db, isCounted, condition).limit(window.limit).offset(window.offset));
+    pageStatement(db, `${isCounted ? 'counted' : 'plain'} ${shape}`).execute(values);
   if (filter.q === undefined) {
     const [rows, total] = await Promise.all([page(false), counted()]);
     return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
@@ -203,24 +271,19 @@ export async function listRegistrations(
  * each batch is found by the index, however deep).
  */
 export async function listRegistrationsAfter(
-  db: Executor,
+  db: Database,
   editionId: string,
   filter: RegistrationFilter,
   after: { created_at: Date; id: string } | undefined,
   limit: number,
 ): Promise<RegistrationListRow[]> {
-  const condition = filterCondition(editionId, filter);
-  const rows = await selectListed(
-    db,
-    false,
-    after === undefined
-      ? condition
-      : (and(
-          condition,
-          sql`(${registrations.created_at}, ${registrations.id}) < (${after.created_at.toISOString()}::timestamptz, ${after.id}::uuid)`,
-        ) as SQL),
-  ).limit(limit);
-  return rows.map(withoutTotal);
+  const values: ListValues = {
+    ...filterValues(editionId, filter),
+    limit,
+    ...(after === undefined ? {} : { after_created_at: after.created_at.toISOString(), after_id: after.id }),
+  };
+  const statement = batchStatement(db, `${after === undefined ? 'first' : 'next'} ${shapeOf(filter)}`);
+  return (await statement.execute(values)).map(withoutTotal);
 }
 
 /** The registration paid by `intentId`, locked until the end of the caller's transaction. */
