@@ -1,28 +1,31 @@
 /**
- * The `scale` suite (issue 17): webhook delivery when subscribers are slow, fail or are many, with
- * every figure judged as a ratio measured in the same run, so that it carries across machines.
- * The service runs with WEBHOOK_WORKER=false and the delivery worker as its own process
- * (`npm run worker`), as a deployment that scales workers would. Phases, in order:
+ * The `scale` suite (issues 17 and 33): webhook delivery when subscribers are fast, slow, fail or
+ * are many, with every judged figure a ratio measured in the same run, so that it carries across
+ * machines. The service runs with WEBHOOK_WORKER=false and the delivery worker as its own process
+ * (`npm run worker`), as a deployment that scales workers would. Convene is judged beside the
+ * minimal pipeline of bench/minimal-pipeline.ts (a bare Fastify route inserting through `pg`, a
+ * bare worker claiming with SKIP LOCKED and POSTing with undici), run in the same database against
+ * the same subscriber, each pipeline's worker running only in its own rounds. Phases, in order:
  *
- * 1. `ceiling`: the database's own ceiling for the pipeline's writes. From this process, straight
- *    through `pg` with the service's own statements (the test-mode create: intent, event and
- *    deliveries; the worker's claim and its record of the attempt), 64 concurrent creates as fast
- *    as they go and two drainers claiming and recording in the worker's batches, at most a claim
- *    every DEFAULT_CLAIM_INTERVAL_MS unless the last came back full: deliveries recorded per second.
- * 2. `fast`: the same through the service and the worker, with subscribers answering at once:
- *    64 concurrent creates, deliveries received per second. Target ≥ 0.6 × the ceiling.
- *    The two alternate in BENCH_SCALE_ROUNDS rounds (4) of a 1 s warm-up and a BENCH_SCALE_ROUND
- *    window (5 s) each, the worker started for each pipeline round: a shared machine's speed drifts
- *    by tens of percent within a minute, and alternating gives both sides the same drift. Each
- *    round logs where the CPU went per delivery (service, worker, PostgreSQL, this process) and
- *    the database's transactions per delivery. A round of each, not counted, comes first.
- *    BENCH_SCALE_ONLY=fast stops after these two.
- * 3. `slow`: every answer after 250 ms, 20 wallets (one endpoint each), intents at
- *    BENCH_SCALE_SLOW_RATE (900/s). Target ≥ 800 deliveries/s, p99 intent→receipt < 1 s.
- * 4. `mixed`: 10 wallets at 200 intents/s, one endpoint answering after 5 s, one always 500.
- *    Targets: the 8 healthy ones p99 < 250 ms and received/created ≥ 0.99; the failing endpoint
- *    paused, none of its deliveries lost, none attempted sooner than the retry schedule says.
- * 5. `one worker` / `two workers`: a queue of BENCH_SCALE_DRAIN deliveries to 250 ms subscribers,
+ * 1. `fast`: subscribers answering at once, 64 concurrent creates as fast as they go, deliveries
+ *    received per second, through Convene (8 wallets) and through the minimal pipeline (8 wallets).
+ *    Target: Convene ≥ 0.7 × the minimal pipeline. Each of BENCH_SCALE_ROUNDS rounds (4) also runs
+ *    the database's own ceiling for Convene's writes, printed and not judged: from this process,
+ *    straight through `pg` with the service's own statements (the test-mode create; the worker's
+ *    claim and record), 64 creators and two drainers paced as the worker paces its claims. Each
+ *    window is a 1 s warm-up and BENCH_SCALE_ROUND s (5); the two pipelines alternate (Convene
+ *    first in odd rounds): a shared machine's speed drifts by tens of percent within a minute, and
+ *    alternating gives both sides the same drift. Each window logs where the CPU went per delivery
+ *    (api or service, worker, PostgreSQL, this process) and the database's transactions per
+ *    delivery. A window of each, not counted, comes first. BENCH_SCALE_ONLY=fast stops here.
+ * 2. `slow`: every answer after 250 ms, 20 wallets (one endpoint each) per pipeline, intents at
+ *    BENCH_SCALE_SLOW_RATE (900/s), BENCH_SCALE_SLOW_ROUNDS (2) of each alternated. Target:
+ *    Convene's deliveries/s ≥ 0.9 × the minimal pipeline's, and its p99 intent→receipt < 1 s.
+ * 3. `mixed`: 200 intents/s to 8 healthy wallets alone, then to the same 8 beside one endpoint
+ *    answering after 5 s and one always 500. Targets: the healthy ones' p99 ≤ 2 × their p99 alone,
+ *    received/created ≥ 0.99; the failing endpoint paused, none of its deliveries lost, none
+ *    attempted sooner than the retry schedule says.
+ * 4. `one worker` / `two workers`: a queue of BENCH_SCALE_DRAIN deliveries to 250 ms subscribers,
  *    made due at once after the workers listen, drained by one worker process, then another queue
  *    by two. Target: two ≥ 1.7 × one, no delivery attempted twice.
  */
@@ -42,6 +45,7 @@ import {
   callApi,
   cleanUp,
   common,
+  freePort,
   log,
   logLoad,
   nonNegativeInteger,
@@ -54,6 +58,13 @@ import {
   startService,
   waitUntilAnswers,
 } from './lib.ts';
+import {
+  addMinimalEndpoints,
+  createMinimalTables,
+  type MinimalPipeline,
+  minimalCreateBody,
+  startMinimalPipeline,
+} from './minimal-pipeline.ts';
 import { percentile, runPaced } from './paced.ts';
 import { openServiceDatabase } from './reads-pg.ts';
 import { type Subscriber, startSubscriber, waitForListeners } from './webhooks.ts';
@@ -67,16 +78,21 @@ const settings = {
   slowRate: positiveInteger('BENCH_SCALE_SLOW_RATE', 900),
   drain: positiveInteger('BENCH_SCALE_DRAIN', 6000),
   rounds: positiveInteger('BENCH_SCALE_ROUNDS', 4),
+  /** Rounds of each pipeline in the `slow` phase (BENCH_SCALE_SLOW_ROUNDS), alternated. */
+  slowRounds: positiveInteger('BENCH_SCALE_SLOW_ROUNDS', 2),
   roundS: positiveInteger('BENCH_SCALE_ROUND', 5),
   /** `fast`: only the ceiling and the fast pipeline (to study that ratio); anything else: all. */
   only: process.env.BENCH_SCALE_ONLY ?? '',
 };
 const TARGET = {
-  ceilingRatio: 0.6,
-  slowRate: 800,
+  /** Convene's deliveries/s flat out ÷ the minimal pipeline's. */
+  fastRatio: 0.7,
+  /** With 250 ms subscribers at the asked rate: Convene's deliveries/s ÷ the minimal pipeline's. */
+  slowRatio: 0.9,
   slowP99Ms: 1000,
   mixedRate: 200,
-  mixedP99Ms: 250,
+  /** The healthy endpoints' p99 beside the bad ones ÷ their p99 alone. */
+  mixedP99Factor: 2,
   mixedKept: 0.99,
   twoWorkers: 1.7,
 };
@@ -98,6 +114,11 @@ type Kind = keyof typeof ANSWERS;
 
 /** By the first path segment (`/slow/3`: after 250 ms). */
 const answering = (path: string) => ANSWERS[path.split('/')[1] as Kind] ?? ANSWERS.ok;
+
+let minimalCount = 0;
+/** `n` subscriber addresses answering as `kind`, for endpoints of the minimal pipeline. */
+const urls = (subscriber: Subscriber, kind: Kind, n: number) =>
+  Array.from({ length: n }, () => `${subscriber.url}/${kind}/minimal-${minimalCount++}`);
 
 // ---------- seeding ----------
 
@@ -200,7 +221,7 @@ const receivedBetween = (receipts: Iterable<number>, from: number, to: number) =
  * committed transactions (each statement of the pipeline commits on its own), read at the window's
  * edges. It explains a ratio; it is no verdict.
  */
-function observeWindow(rig: Rig, startAt: number, endAt: number) {
+function observeWindow(rig: Rig, processes: Processes, startAt: number, endAt: number) {
   const client = new pg.Client({ connectionString: rig.databaseUrl });
   // An instrument, not a requirement: a phase that fails drops the database under this client,
   // and that must not end the process before the phase's own error is reported.
@@ -213,7 +234,7 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
     ).rows[0]!.n;
   const edge = (at: number) =>
     sleep(Math.max(0, at - performance.now())).then(async () => ({
-      cpu: cpuSnapshot(rig.service, rig.workers, settings.databaseName),
+      cpu: cpuSnapshot(processes.service, processes.workers(), settings.databaseName),
       commits: Number(await commits()),
     }));
   const read = client
@@ -234,7 +255,7 @@ function observeWindow(rig: Rig, startAt: number, endAt: number) {
       const used = cpuUsed(first.cpu, last.cpu);
       const perDelivery = (seconds: number) => fixed((seconds * 1000) / Math.max(1, deliveries), 3);
       log(
-        `${name}: CPU ms per delivery: service ${perDelivery(used.service)}, worker ` +
+        `${name}: CPU ms per delivery: ${processes.serviceName} ${perDelivery(used.service)}, worker ` +
           `${perDelivery(used.workers)}, PostgreSQL ${perDelivery(used.postgres + used.postgresShared)}, ` +
           `bench ${perDelivery(used.bench)}, other ${perDelivery(used.others)}; transactions per delivery ` +
           `${fixed((last.commits - first.commits) / Math.max(1, deliveries), 2)}`,
@@ -261,7 +282,7 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
   let recorded = 0;
   let created = 0;
   let creating = CREATORS;
-  const observed = observeWindow(rig, windowStart, windowEnd);
+  const observed = observeWindow(rig, convene(rig), windowStart, windowEnd);
   try {
     const creator = async (n: number) => {
       try {
@@ -345,24 +366,59 @@ async function ceiling(rig: Rig, ok: Target[], round: string): Promise<number> {
 
 // ---------- 2. the fast pipeline ----------
 
+/** The processes whose CPU a window reports: the one answering creates, and the workers. */
+interface Processes {
+  serviceName: string;
+  service: ChildProcess;
+  workers: () => ChildProcess[];
+}
+
+/** Where a pipeline takes its creates: Convene's test-mode route, or the minimal pipeline's. */
+interface Pipeline extends Processes {
+  name: string;
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+const convene = (rig: Rig): Pipeline => ({
+  name: 'Convene',
+  serviceName: 'service',
+  service: rig.service,
+  workers: () => rig.workers,
+  origin: rig.base,
+  path: '/testmode/intents/create',
+  headers: { authorization: `Bearer ${rig.token}` },
+});
+
+const minimal = (pipeline: MinimalPipeline): Pipeline => ({
+  name: 'minimal',
+  serviceName: 'api',
+  service: pipeline.api,
+  workers: () => [pipeline.worker],
+  origin: pipeline.base,
+  path: '/intents',
+  headers: {},
+});
+
 /**
- * 64 concurrent creates through the service for a round's warm-up and window; deliveries received
- * per second in the window.
+ * 64 concurrent creates through `pipeline` for a round's warm-up and window, round robin over
+ * `bodies`; deliveries received per second in the window.
  */
-async function fast(rig: Rig, ok: Target[], round: string): Promise<number> {
-  const pool = new Pool(rig.base, { connections: CREATORS, pipelining: 1 });
-  const headers = { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json' };
+async function fast(rig: Rig, pipeline: Pipeline, bodies: string[], round: string): Promise<number> {
+  const pool = new Pool(pipeline.origin, { connections: CREATORS, pipelining: 1 });
+  const headers = { ...pipeline.headers, 'content-type': 'application/json' };
   const windowStart = performance.now() + ROUND_WARMUP_S * 1000;
   const windowEnd = windowStart + settings.roundS * 1000;
   const ids: string[] = [];
-  const observed = observeWindow(rig, windowStart, windowEnd);
+  const observed = observeWindow(rig, pipeline, windowStart, windowEnd);
   const creator = async (n: number) => {
     for (let i = n; performance.now() < windowEnd; i += CREATORS) {
       const response = await pool.request({
         method: 'POST',
-        path: '/testmode/intents/create',
+        path: pipeline.path,
         headers,
-        body: ok[i % ok.length]!.body,
+        body: bodies[i % bodies.length]!,
       });
       const text = await response.body.text();
       if (response.statusCode === 201) ids.push(idOf(text));
@@ -371,15 +427,15 @@ async function fast(rig: Rig, ok: Target[], round: string): Promise<number> {
   await Promise.all(Array.from({ length: CREATORS }, (_, n) => creator(n)));
   await pool.close();
   const missing = await drained(rig.subscriber, ids);
-  if (missing > 0) throw new Error(`fast: ${missing} intents never arrived`);
+  if (missing > 0) throw new Error(`fast (${pipeline.name}): ${missing} intents never arrived`);
   const received = receivedBetween(
     ids.map((id) => rig.subscriber.receipts.get(id)!),
     windowStart,
     windowEnd,
   );
   const rate = received / settings.roundS;
-  log(`fast ${round}: ${ids.length} intents, ${fixed(rate)} deliveries/s in the window`);
-  await observed.report(`fast ${round}`, received);
+  log(`fast ${pipeline.name} ${round}: ${ids.length} intents, ${fixed(rate)} deliveries/s in the window`);
+  await observed.report(`fast ${pipeline.name} ${round}`, received);
   return rate;
 }
 
@@ -401,15 +457,21 @@ interface PacedPhase {
  * Intents at `rate` per second, round robin over `all`, for warm-up + window; latency of the
  * intents of `judged` wallets from when their create was due to their receipt.
  */
-async function paced(rig: Rig, all: Target[], judged: Set<Kind>, rate: number): Promise<PacedPhase> {
+async function paced(
+  rig: Rig,
+  pipeline: Pipeline,
+  all: Array<Pick<Target, 'kind' | 'body'>>,
+  judged: Set<Kind>,
+  rate: number,
+): Promise<PacedPhase> {
   const count = Math.round(rate * (settings.warmupS + settings.durationS));
   const bodies = Array.from({ length: count }, (_, i) => all[i % all.length]!.body);
   const due: Array<{ id: string; dueAt: number; judged: boolean }> = [];
   let firstDue = Number.NaN;
   const result = await runPaced({
-    origin: rig.base,
-    path: '/testmode/intents/create',
-    headers: { authorization: `Bearer ${rig.token}` },
+    origin: pipeline.origin,
+    path: pipeline.path,
+    headers: pipeline.headers,
     bodies,
     rate,
     onAnswer: (index, dueAt, status, text) => {
@@ -442,6 +504,23 @@ async function paced(rig: Rig, all: Target[], judged: Set<Kind>, rate: number): 
     created: due.length,
     missing,
     errors: result.errors + (result.sent - due.length),
+  };
+}
+
+/** Rounds of a paced phase as one: the rates' and percentiles' means, the misses and errors summed. */
+function summarise(phases: PacedPhase[]): PacedPhase {
+  const mean = (pick: (phase: PacedPhase) => number) =>
+    phases.reduce((sum, phase) => sum + pick(phase), 0) / phases.length;
+  const sum = (pick: (phase: PacedPhase) => number) =>
+    phases.reduce((total, phase) => total + pick(phase), 0);
+  return {
+    deliveryRate: mean((phase) => phase.deliveryRate),
+    kept: mean((phase) => phase.kept),
+    p50: mean((phase) => phase.p50),
+    p99: mean((phase) => phase.p99),
+    created: sum((phase) => phase.created),
+    missing: sum((phase) => phase.missing),
+    errors: sum((phase) => phase.errors),
   };
 }
 
@@ -585,46 +664,122 @@ export async function runScale(): Promise<number> {
     ).rows[0]!.owner_id;
     await admin.end();
 
+    // The minimal pipeline (bench/minimal-pipeline.ts): its tables in this database, its endpoints at
+    // the same subscriber, its api and worker as processes of their own.
+    const tables = new pg.Client({ connectionString: databaseUrl });
+    await tables.connect();
+    await createMinimalTables(tables);
+    const minimalOk = (await addMinimalEndpoints(tables, urls(subscriber, 'ok', 8))).map(minimalCreateBody);
+    const minimalSlow = (await addMinimalEndpoints(tables, urls(subscriber, 'slow', 20))).map((wallet) => ({
+      kind: 'slow' as const,
+      body: minimalCreateBody(wallet),
+    }));
+    await tables.end();
+    const bare = await startMinimalPipeline(databaseUrl, await freePort(servicePort + 1));
+    await bare.stopWorker();
+    const pipelines = { convene: convene(rig), minimal: minimal(bare) };
+    const okBodies = ok.map((target) => target.body);
+    /** Runs `measure` with that pipeline's worker(s) running, and only those. */
+    const withWorker = async <T>(which: 'convene' | 'minimal', measure: () => Promise<T>): Promise<T> => {
+      if (which === 'convene') await startWorkers(rig, 1);
+      else await bare.startWorker();
+      try {
+        return await measure();
+      } finally {
+        if (which === 'convene') await stopWorkers(rig);
+        else await bare.stopWorker();
+      }
+    };
+    const fastOf = (which: 'convene' | 'minimal', round: string) =>
+      withWorker(which, () => fast(rig, pipelines[which], which === 'convene' ? okBodies : minimalOk, round));
+
     log(
-      `ceiling and fast, in ${settings.rounds} rounds of ${settings.roundS} s each: the pipeline’s ` +
-        'statements straight through pg, then 64 concurrent creates through the service and one worker process',
+      `fast, in ${settings.rounds} rounds of ${settings.roundS} s each: the pipeline’s statements straight ` +
+        'through pg (the ceiling, printed), then 64 concurrent creates through Convene (the service and one ' +
+        'worker process) and through the minimal pipeline, alternated',
     );
-    // One round of each first, not counted: the service's and the worker's code is compiled
-    // under load (a first pipeline round measured about a quarter lower than the next ones).
+    // One round of each first, not counted: the code of each process is compiled under load (a
+    // first pipeline round measured about a quarter lower than the next ones).
     await ceiling(rig, ok, 'warm-up');
-    await startWorkers(rig, 1);
-    await fast(rig, ok, 'warm-up');
-    await stopWorkers(rig);
+    await fastOf('convene', 'warm-up');
+    await fastOf('minimal', 'warm-up');
     let ceilingRate = 0;
     let fastRate = 0;
+    let minimalFastRate = 0;
     for (let n = 1; n <= settings.rounds; n++) {
       const round = `${n}/${settings.rounds}`;
       ceilingRate += (await ceiling(rig, ok, round)) / settings.rounds;
-      await startWorkers(rig, 1);
-      fastRate += (await fast(rig, ok, round)) / settings.rounds;
-      if (n < settings.rounds) await stopWorkers(rig);
+      // Alternated: Convene first in odd rounds, the minimal pipeline first in even ones.
+      for (const which of n % 2 === 1
+        ? (['convene', 'minimal'] as const)
+        : (['minimal', 'convene'] as const)) {
+        const rate = (await fastOf(which, round)) / settings.rounds;
+        if (which === 'convene') fastRate += rate;
+        else minimalFastRate += rate;
+      }
     }
+    log(
+      `fast: database ceiling ${fixed(ceilingRate)} deliveries/s (printed, not judged): Convene ` +
+        `${fixed(fastRate / ceilingRate, 2)} of it, the minimal pipeline ${fixed(minimalFastRate / ceilingRate, 2)}`,
+    );
     const fastRow = [
-      'fast ÷ database ceiling',
-      `${fixed(fastRate)} ÷ ${fixed(ceilingRate)} deliveries/s`,
-      fixed(fastRate / ceilingRate, 2),
-      `≥ ${TARGET.ceilingRatio}`,
-      verdict(fastRate / ceilingRate >= TARGET.ceilingRatio),
+      'fast: Convene ÷ minimal',
+      `${fixed(fastRate)} ÷ ${fixed(minimalFastRate)} deliveries/s`,
+      fixed(fastRate / minimalFastRate, 2),
+      `≥ ${TARGET.fastRatio}`,
+      verdict(fastRate / minimalFastRate >= TARGET.fastRatio),
     ];
     if (settings.only === 'fast') {
       printTable(TABLE_HEADER, [fastRow]);
       return fastRow.at(-1) === 'FAIL' ? 1 : 0;
     }
 
-    log(`slow: ${settings.slowRate} intents/s to 20 endpoints answering after 250 ms`);
+    log(
+      `slow: ${settings.slowRate} intents/s to 20 endpoints answering after 250 ms, Convene and the minimal ` +
+        `pipeline alternated in ${settings.slowRounds} rounds each`,
+    );
     const slowTargets = await targets(rig, 'slow', 20);
-    const slow = await paced(rig, slowTargets, new Set(['slow']), settings.slowRate);
+    const slowRounds: Record<'convene' | 'minimal', PacedPhase[]> = { convene: [], minimal: [] };
+    for (let n = 1; n <= settings.slowRounds; n++) {
+      for (const which of n % 2 === 1
+        ? (['convene', 'minimal'] as const)
+        : (['minimal', 'convene'] as const)) {
+        const phase = await withWorker(which, () =>
+          paced(
+            rig,
+            pipelines[which],
+            which === 'convene' ? slowTargets : minimalSlow,
+            new Set(['slow']),
+            settings.slowRate,
+          ),
+        );
+        log(
+          `slow ${which} ${n}/${settings.slowRounds}: ${fixed(phase.deliveryRate)} deliveries/s, ` +
+            `p50 ${fixed(phase.p50)} ms, p99 ${fixed(phase.p99)} ms, ${phase.missing} missing, ${phase.errors} errors`,
+        );
+        slowRounds[which].push(phase);
+      }
+    }
+    const slow = summarise(slowRounds.convene);
+    const minimalSlowPhase = summarise(slowRounds.minimal);
 
-    log(`mixed: ${TARGET.mixedRate} intents/s to 10 wallets, one endpoint slow (5 s), one failing (500)`);
+    await startWorkers(rig, 1);
+    log(
+      `mixed: ${TARGET.mixedRate} intents/s to 8 healthy wallets alone, then beside one slow (5 s) and one failing (500)`,
+    );
     const healthy = await targets(rig, 'ok', 8);
     const [stuck] = await targets(rig, 'stuck', 1);
     const [down] = await targets(rig, 'down', 1);
-    const mixed = await paced(rig, [...healthy, stuck!, down!], new Set(['ok']), TARGET.mixedRate);
+    // Healthy alone first: once the failing endpoint has deliveries, their retries would follow.
+    const alone = await paced(rig, pipelines.convene, healthy, new Set(['ok']), TARGET.mixedRate);
+    log(`mixed: the healthy endpoints alone: p50 ${fixed(alone.p50)} ms, p99 ${fixed(alone.p99)} ms`);
+    const mixed = await paced(
+      rig,
+      pipelines.convene,
+      [...healthy, stuck!, down!],
+      new Set(['ok']),
+      TARGET.mixedRate,
+    );
     const failing = await failingEndpoint(
       rig,
       down!,
@@ -649,12 +804,12 @@ export async function runScale(): Promise<number> {
     const rows: string[][] = [
       fastRow,
       [
-        'slow (250 ms) deliveries/s',
-        `${fixed(slow.deliveryRate)}, p50 ${fixed(slow.p50)} ms`,
-        `p99 ${fixed(slow.p99)} ms`,
-        `≥ ${TARGET.slowRate}/s, p99 < ${TARGET.slowP99Ms} ms`,
+        'slow (250 ms): Convene ÷ minimal',
+        `${fixed(slow.deliveryRate)} ÷ ${fixed(minimalSlowPhase.deliveryRate)} deliveries/s`,
+        `${fixed(slow.deliveryRate / minimalSlowPhase.deliveryRate, 2)}; p99 ${fixed(slow.p99)} ms`,
+        `≥ ${TARGET.slowRatio}, p99 < ${TARGET.slowP99Ms} ms`,
         verdict(
-          slow.deliveryRate >= TARGET.slowRate &&
+          slow.deliveryRate >= TARGET.slowRatio * minimalSlowPhase.deliveryRate &&
             slow.p99 < TARGET.slowP99Ms &&
             slow.missing === 0 &&
             slow.errors === 0,
@@ -663,10 +818,10 @@ export async function runScale(): Promise<number> {
       [
         'mixed: healthy endpoints',
         `${fixed(mixed.deliveryRate)} deliveries/s, kept ${fixed(mixed.kept, 3)}`,
-        `p99 ${fixed(mixed.p99)} ms`,
-        `p99 < ${TARGET.mixedP99Ms} ms, kept ≥ ${TARGET.mixedKept}`,
+        `p99 ${fixed(mixed.p99)} ms (alone ${fixed(alone.p99)} ms)`,
+        `p99 ≤ ${TARGET.mixedP99Factor} × alone, kept ≥ ${TARGET.mixedKept}`,
         verdict(
-          mixed.p99 < TARGET.mixedP99Ms &&
+          mixed.p99 <= TARGET.mixedP99Factor * alone.p99 &&
             mixed.kept >= TARGET.mixedKept &&
             mixed.missing === 0 &&
             mixed.errors === 0,
