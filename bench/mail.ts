@@ -9,7 +9,7 @@
  *   2. BENCH_MAIL_COUNT (2,000) messages rendered by the tests' simple renderer, and a service
  *      process (test/process-fixtures/mail-sender.ts: the app as in production, with that renderer
  *      registered, JOBS_POLL_MS=50) on the database;
- *   3. a warm-up of BENCH_MAIL_WARMUP (500) mails of each path, not counted; then rounds of the two
+ *   3. a warm-up of BENCH_MAIL_WARMUP (2,000) mails of each path, not counted; then rounds of the two
  *      paths, alternated as nodemailer, outbox, outbox, nodemailer (a machine getting busier or
  *      quieter during the suite weighs on both sides alike):
  *      - nodemailer alone: the rendered messages handed at once to one pooled transport with the
@@ -28,7 +28,7 @@
  *      Target: the mean p99 with mail within 25 % (or 10 ms) of the mean p99 without;
  *   6. drop the database; 1 if a target failed.
  *
- * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_ROUNDS (2 of each path), BENCH_MAIL_WARMUP (500),
+ * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_ROUNDS (2 of each path), BENCH_MAIL_WARMUP (2000),
  * BENCH_MAIL_PHASES (`throughput,registrations`: steps 2–4 and step 5), BENCH_MAIL_RATE (50),
  * BENCH_MAIL_DURATION (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
  */
@@ -72,8 +72,12 @@ const settings = {
   warmupS: 3,
   /** Rounds of each path in the throughput comparison (BENCH_MAIL_ROUNDS), alternated. */
   rounds: positiveInteger('BENCH_MAIL_ROUNDS', 2),
-  /** Mails of each path sent first and not counted (BENCH_MAIL_WARMUP). */
-  warmup: positiveInteger('BENCH_MAIL_WARMUP', 500),
+  /**
+   * Mails of each path sent first and not counted (BENCH_MAIL_WARMUP): a burst as large as a round's,
+   * so that the sender's second mail thread has started (from the sources, a second of CPU) and its
+   * code is compiled before the rounds, as in a service that has been running.
+   */
+  warmup: positiveInteger('BENCH_MAIL_WARMUP', 2000),
   /** BENCH_MAIL_PHASES: `throughput`, `registrations` or both (the default), comma-separated. */
   phases: (process.env.BENCH_MAIL_PHASES ?? PHASES.join(','))
     .split(',')
