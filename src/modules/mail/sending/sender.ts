@@ -24,6 +24,15 @@ const MAX_IN_FLIGHT = 2 * BATCH;
 /** Outcomes waiting to be written, at most, and for how long. */
 const FLUSH_EVERY = 16;
 const FLUSH_MS = 5;
+/**
+ * The shortest time between two claims started by wake-ups (each commit that queued mail wakes the
+ * sender). A claim, its start record and its look for the next due mail are three statements on
+ * the pool the requests use: claimed at every commit, a confirmation per registration at 50 a
+ * second cost about as many statements as the registrations themselves. Mail can wait a tenth of
+ * a second; gathered, a claim takes several mails. A burst is not slowed: while a claim comes back
+ * full, the next follows as soon as there is room, without waiting.
+ */
+const CLAIM_INTERVAL_MS = 100;
 
 export interface SenderOptions {
   db: Database;
@@ -41,7 +50,12 @@ export interface SenderOptions {
 export class MailSender {
   private running = false;
   private ticking: Promise<void> | undefined;
+  private lastTickAt = Number.NEGATIVE_INFINITY;
+  private paceTimer: NodeJS.Timeout | undefined;
+  /** A look was asked for while one was under way: look again at once when it ends. */
   private again = false;
+  /** A wake-up came while a look was under way: look again when the interval allows. */
+  private wokenDuringTick = false;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private more = false;
@@ -58,20 +72,44 @@ export class MailSender {
     this.wake();
   }
 
-  /** Looks for due mail now (after a commit that queued some). */
+  /**
+   * Looks for due mail (after a commit that queued some): now, or CLAIM_INTERVAL_MS after the last
+   * look started, whichever is later.
+   */
   wake(): void {
+    if (!this.running || this.paceTimer !== undefined) return;
+    if (this.ticking !== undefined) {
+      this.wokenDuringTick = true;
+      return;
+    }
+    const wait = this.lastTickAt + CLAIM_INTERVAL_MS - performance.now();
+    if (wait <= 0) {
+      this.look();
+      return;
+    }
+    this.paceTimer = setTimeout(() => {
+      this.paceTimer = undefined;
+      this.look();
+    }, wait);
+    this.paceTimer.unref();
+  }
+
+  /** Looks for due mail now (again once the look under way ends). */
+  private look(): void {
     if (!this.running) return;
     if (this.ticking !== undefined) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
+    this.lastTickAt = performance.now();
     this.ticking = this.tick().finally(() => {
       this.ticking = undefined;
-      if (this.running && this.again) {
-        this.again = false;
-        this.wake();
-      }
+      const [again, woken] = [this.again, this.wokenDuringTick];
+      this.again = false;
+      this.wokenDuringTick = false;
+      if (again) this.look();
+      else if (woken) this.wake();
     });
   }
 
@@ -79,6 +117,8 @@ export class MailSender {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    clearTimeout(this.paceTimer);
+    this.paceTimer = undefined;
     await this.ticking;
     await Promise.all(this.batches);
     await this.flush();
@@ -141,8 +181,9 @@ export class MailSender {
       else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
     }
     if (this.more && MAX_IN_FLIGHT - this.inFlight >= BATCH) {
+      // Room for a batch after a full claim: the burst goes on at once.
       this.more = false;
-      this.wake();
+      this.look();
     }
   }
 
