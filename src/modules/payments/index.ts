@@ -36,8 +36,11 @@ import {
   notifyWorkers,
   ORPHAN_REFUND_JOB,
   openWorkerPool,
+  REPLAY_JOB,
   reconcileJob,
   refundOrphanJob,
+  replayJob,
+  replayProgress,
   webhookDocumentation,
   webhookEventRoutes,
 } from './webhooks/index.ts';
@@ -51,6 +54,7 @@ export { webhookDocumentation };
  */
 export interface PaymentsCore {
   outbox: LocalOutbox;
+  jobs: JobRunner;
   port: PaymentsPort;
   refunds: RefundContext;
 }
@@ -88,9 +92,15 @@ export function createPaymentsCore(
   jobs.registerJobKind(RECONCILE_JOB, reconcileJob(refunds));
   jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(refunds));
   jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(refunds));
+  // Replays are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
+  jobs.registerJobKind(
+    REPLAY_JOB,
+    replayJob(db, jobs.leaseMs, () => outbox.wake()),
+    replayProgress(db),
+  );
   const port = createPaymentsPort({ refunds, jobs });
   heard.push(listeners.registrations(port));
-  return { outbox, port, refunds };
+  return { outbox, jobs, port, refunds };
 }
 
 export interface PaymentsModuleDeps {
@@ -108,9 +118,9 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
   });
-  const { outbox, port, refunds } = core;
+  const { outbox, jobs, port, refunds } = core;
   // The refund route is also given what a refund needs; the others take the module's deps.
-  const deps: RefundRoutesDeps = { db: database.db, config, outbox, port, refunds };
+  const deps: RefundRoutesDeps = { db: database.db, config, outbox, jobs, port, refunds };
   // Registered in the order the routes (and the OpenAPI paths) have always had: the sellers list
   // after the wallet routes, an intent's refund after the intent routes.
   await app.register(connectionRoutes, deps);

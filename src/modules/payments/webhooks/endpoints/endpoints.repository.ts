@@ -162,3 +162,13 @@ export function isEndpointEnabled(db: Executor, endpointId: Column): SQL {
 export function endpointEnabledOf(endpointId: Column): SQL<boolean> {
   return sql<boolean>`(select ${webhookEndpoints.enabled} from ${webhookEndpoints} where ${webhookEndpoints.id} = ${endpointId})`;
 }
+
+/** Whether the endpoint exists and is enabled now (a replay's batches stop when it is not). */
+export async function isEndpointEnabledNow(db: Executor, endpointId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ enabled: webhookEndpoints.enabled })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpointId))
+    .limit(1);
+  return row?.enabled === true;
+}
