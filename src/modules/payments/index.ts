@@ -11,6 +11,7 @@ import type { Config } from '../../kernel/config.ts';
 import type { DatabaseHandle } from '../../kernel/db/client.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { IntentListener, IntentListeners, PaymentsPort } from '../../kernel/payments-port.ts';
+import type { Mailer } from '../mail/index.ts';
 import {
   createPaymentsPort,
   RECONCILE_JOB,
@@ -31,6 +32,8 @@ import {
   DeliveryWorker,
   deliveryRoutes,
   endpointRoutes,
+  HEALTH_MAIL_KIND,
+  healthMailRenderer,
   type LocalOutbox,
   notificationRoutes,
   notifyWorkers,
@@ -109,11 +112,13 @@ export interface PaymentsModuleDeps {
   core: PaymentsCore;
   /** Run the webhook delivery worker in this process (started when the app is ready). */
   runWorker: boolean;
+  /** The app's mail service: the module registers the renderer of its endpoints' health mails. */
+  mail: Pick<Mailer, 'registerKind'>;
 }
 
 export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   app,
-  { database, config, core, runWorker },
+  { database, config, core, runWorker, mail },
 ) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
@@ -133,6 +138,8 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   await app.register(webhookEventRoutes, deps);
   await app.register(deliveryRoutes, deps);
   await app.register(notificationRoutes, deps);
+  // Queued by any worker process, sent by the mail service of a service process (docs/mail.md).
+  mail.registerKind(HEALTH_MAIL_KIND, healthMailRenderer(database.db, config.publicBaseUrl));
 
   if (runWorker) {
     const worker = createDeliveryWorker({

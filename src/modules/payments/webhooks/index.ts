@@ -9,6 +9,7 @@ export { deliveryRoutes } from './delivery/deliveries.routes.ts';
 export { openWorkerPool } from './delivery/delivery.session.ts';
 export { DeliveryWorker } from './delivery/delivery.worker.ts';
 export { notifyWorkers } from './delivery/delivery-queue.repository.ts';
+export { HEALTH_MAIL_KIND, healthMailRenderer } from './delivery/health-mail.ts';
 export { createOutbox, type LocalOutbox } from './delivery/outbox.ts';
 export { REPLAY_JOB } from './delivery/replays.schemas.ts';
 export { replayJob, replayProgress } from './delivery/replays.service.ts';

@@ -172,3 +172,31 @@ export async function isEndpointEnabledNow(db: Executor, endpointId: string): Pr
     .limit(1);
   return row?.enabled === true;
 }
+
+/** What an endpoint's health mail names of it (webhooks/delivery/health-mail.renderer.ts). */
+export interface EndpointForMail {
+  id: string;
+  wallet_id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  paused_until: Date | null;
+}
+
+export async function findEndpointForMail(db: Executor, id: string): Promise<EndpointForMail | undefined> {
+  const [row] = await db
+    .select({
+      id: webhookEndpoints.id,
+      wallet_id: webhookEndpoints.wallet_id,
+      name: webhookEndpoints.name,
+      url: webhookEndpoints.url,
+      enabled: webhookEndpoints.enabled,
+      disabled_reason: webhookEndpoints.disabled_reason,
+      paused_until: webhookEndpoints.paused_until,
+    })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, id))
+    .limit(1);
+  return row;
+}
