@@ -17,7 +17,7 @@ import { conflict, validationError } from '../../../../kernel/http/errors.ts';
 import type { ClaimedJob } from '../../../../kernel/jobs/jobs.repository.ts';
 import { scheduleJob } from '../../../../kernel/jobs/jobs.repository.ts';
 import type { JobProgress } from '../../../../kernel/jobs/progress.ts';
-import type { JobHandler } from '../../../../kernel/jobs/runner.ts';
+import type { JobHandler, JobResult } from '../../../../kernel/jobs/runner.ts';
 import { requireEndpoint } from '../endpoints/endpoints.service.ts';
 import { isEndpointEnabledNow } from '../endpoints/index.ts';
 import * as repo from './replays.repository.ts';
@@ -130,38 +130,61 @@ export function replayJob(db: Database, leaseMs: number, wakeWorkers: () => void
   return async (job: ClaimedJob) => {
     const replay = await repo.findReplay(db, job.key);
     if (replay === undefined || replay.status === 'completed' || replay.status === 'failed') return undefined;
-    if (replay.status === 'queued') {
-      // What matches is counted once, when the replay starts; a claim after a crash finds it running.
-      await repo.updateReplay(db, replay.id, {
-        status: 'running',
-        started_at: new Date(),
-        total: await repo.countMatching(db, replay),
-      });
+    try {
+      return await replaySlice(db, replay, sliceMs, wakeWorkers);
+    } catch (error) {
+      // Shown at GET /jobs/{job_id} while the runner retries the job (it resumes at the cursor).
+      await repo
+        .updateReplay(db, replay.id, {
+          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+        })
+        .catch(() => {});
+      throw error;
     }
-    const deadline = Date.now() + sliceMs;
-    while (Date.now() < deadline) {
-      const batch = await db.transaction(async (tx) => {
-        // Under the replay's row lock: should a slice outlive its lease and the job be claimed
-        // again meanwhile, the two take turns, and the second starts after the first's cursor.
-        const current = await repo.lockReplay(tx, replay.id);
-        if (current === undefined || current.status !== 'running') return { queued: 0, finished: true };
-        if (!(await isEndpointEnabledNow(tx, current.endpoint_id))) {
-          await repo.updateReplay(tx, current.id, {
-            status: 'failed',
-            finished_at: new Date(),
-            last_error: 'endpoint_disabled: the endpoint was disabled during the replay',
-          });
-          return { queued: 0, finished: true };
-        }
-        const { examined, queued } = await repo.queueBatch(tx, current, REPLAY_BATCH);
-        const finished = examined < REPLAY_BATCH;
-        if (finished)
-          await repo.updateReplay(tx, current.id, { status: 'completed', finished_at: new Date() });
-        return { queued, finished };
-      });
-      if (batch.queued > 0) wakeWorkers();
-      if (batch.finished) return undefined;
-    }
-    return { retryInSeconds: 0 };
   };
+}
+
+async function replaySlice(
+  db: Database,
+  replay: WebhookReplayRow,
+  sliceMs: number,
+  wakeWorkers: () => void,
+): Promise<JobResult> {
+  if (replay.status === 'queued') {
+    // What matches is counted once, when the replay starts; a claim after a crash finds it running.
+    await repo.updateReplay(db, replay.id, {
+      status: 'running',
+      started_at: new Date(),
+      total: await repo.countMatching(db, replay),
+    });
+  }
+  const deadline = Date.now() + sliceMs;
+  while (Date.now() < deadline) {
+    const batch = await db.transaction(async (tx) => {
+      // Under the replay's row lock: should a slice outlive its lease and the job be claimed
+      // again meanwhile, the two take turns, and the second starts after the first's cursor.
+      const current = await repo.lockReplay(tx, replay.id);
+      if (current === undefined || current.status !== 'running') return { queued: 0, finished: true };
+      if (!(await isEndpointEnabledNow(tx, current.endpoint_id))) {
+        await repo.updateReplay(tx, current.id, {
+          status: 'failed',
+          finished_at: new Date(),
+          last_error: 'endpoint_disabled: the endpoint was disabled during the replay',
+        });
+        return { queued: 0, finished: true };
+      }
+      const { examined, queued } = await repo.queueBatch(tx, current, REPLAY_BATCH);
+      const finished = examined < REPLAY_BATCH;
+      if (finished)
+        await repo.updateReplay(tx, current.id, {
+          status: 'completed',
+          finished_at: new Date(),
+          last_error: null,
+        });
+      return { queued, finished };
+    });
+    if (batch.queued > 0) wakeWorkers();
+    if (batch.finished) return undefined;
+  }
+  return { retryInSeconds: 0 };
 }
