@@ -3,7 +3,8 @@
  * from a real SMTP server on loopback, with a real subscriber: a failing endpoint trips the breaker and
  * one mail arrives, naming it, its last errors and the console's link to its deliveries; a second trip
  * the same day sends none (and a day later one again); a 410 disables it and mails, in the language of
- * the request that created it; a delivery out of retries mails.
+ * the request that created it; a delivery out of retries mails; an owner with no known e-mail gets
+ * none.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -188,6 +189,24 @@ describe('webhook endpoint health mails', () => {
       [row.enabled, row.breaker_trips, row.health_mail_reason],
       [true, 0, 'retries_exhausted'],
     );
+  });
+
+  it('queues no mail, and spends the day, when the owner has no known e-mail', async () => {
+    // Answered slowly, so the owner's address is gone before the delivery runs out of retries.
+    const { endpoint, events } = await setUp('mute', () => ({ status: 500, delayMs: 300 }));
+    await events(1);
+    await team.t.db.execute(sql`update actors set email = '' where user_id = ${team.owner.id}`);
+    try {
+      await eventually(async () => {
+        const row = await endpointRow(endpoint.id);
+        return row.health_mail_reason === 'retries_exhausted' ? row : undefined;
+      }, 'the cause recorded');
+      assert.equal((await mailsAbout(endpoint.id)).length, 0);
+    } finally {
+      await team.t.db.execute(
+        sql`update actors set email = ${team.owner.email} where user_id = ${team.owner.id}`,
+      );
+    }
   });
 
   it('queues nothing for an endpoint that succeeds', async () => {
