@@ -1,7 +1,8 @@
 /**
  * SQL of the delivery worker: claim due deliveries under a lease, record attempts, disable an
- * endpoint that answered 410. Every write after a claim is fenced by the claim id, so a process
- * whose lease ran out (it was paused or cut off) cannot overwrite what another process recorded.
+ * endpoint that answered 410, and queue the owner's health mail in the statements that pause or
+ * disable an endpoint. Every write after a claim is fenced by the claim id, so a process whose
+ * lease ran out (it was paused or cut off) cannot overwrite what another process recorded.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
@@ -298,7 +299,7 @@ export async function recordAttempts(
   };
 }
 
-/** The mail kind of an endpoint's health (the renderer: webhooks/endpoints/health-mail.ts). */
+/** The mail kind of an endpoint's health (its renderer: health-mail.ts, beside this file). */
 export const HEALTH_MAIL_KIND = 'webhook_endpoint_health';
 
 /**
