@@ -205,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     config,
     core: payments,
     runWorker: deps.worker ?? config.webhooks.worker,
+    mail,
   });
   // After the modules: they register their job kinds, and with them what this route shows.
   await app.register(jobRoutes, { jobs });

@@ -1,6 +1,6 @@
 /**
  * `GET /jobs/{job_id}`: the progress of a background job of any kind that shows one
- * (docs/reference/attendance.md, "Issuing certificates"). Registered after the modules, which register their
+ * (docs/reference/attendance.md, "Issuing certificates"; docs/reference/webhooks.md, "Replaying deliveries"). Registered after the modules, which register their
  * job kinds (with `progress`) while they load: the answer's schema is the union of the kinds' views.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -15,8 +15,8 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobRunner }> = async (
   const kinds = jobs.progressKinds();
   const [first] = kinds;
   if (first === undefined) return;
-  // One module owns every kind today (events: certificate runs); were they several, the route
-  // itself would belong to none.
+  // Kinds of several modules (events: certificate runs; payments: webhook replays): the route
+  // itself belongs to none, and each answer names the module of the kind that knew the id.
   const module = kinds.every((kind) => kind.module === first.module) ? first.module : 'system';
   app.get(
     '/jobs/:job_id',
@@ -29,8 +29,10 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobRunner }> = async (
         description:
           'The progress of a job that an operation answered 202 for, whatever its kind (`kind` names it). ' +
           'Visible to whoever may start such a job: for a certificate run (`certificates.issue`), an owner or ' +
-          'admin of its edition; anyone else gets 404, as for a job that does not exist. `done` of `total` ' +
-          'shows the progress while `running`; `completed` when every qualifying pair holds a certificate.',
+          'admin of its edition; for a replay of webhook deliveries (`webhooks.replay`), the owner of the ' +
+          'endpoint’s wallet; anyone else gets 404, as for a job that does not exist. `done` of `total` ' +
+          'shows the progress while `running`; `completed` when every qualifying pair holds a certificate, ' +
+          'or every matching delivery was looked at.',
         params: idParams('job_id'),
         response: {
           200: envelope(

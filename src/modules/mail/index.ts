@@ -11,7 +11,10 @@ import { devMailboxRoutes } from './dev-mailbox/index.ts';
 
 export {
   type DraftAttachment,
+  EVENT_MAIL_KINDS,
+  type EventMailKind,
   findLogEntry,
+  insertMailsFrom,
   listEventMails,
   MAIL_KINDS,
   MAIL_STATUSES,

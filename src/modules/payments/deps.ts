@@ -5,6 +5,7 @@
  * are wired in index.ts, where a missing piece is a compile error.
  */
 import type { SQL } from 'drizzle-orm';
+import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { ModuleDeps } from '../../kernel/module.ts';
 import type { IntentListener, PaymentsPort } from '../../kernel/payments-port.ts';
 
@@ -31,6 +32,8 @@ export interface Outbox {
 export interface PaymentsDeps extends ModuleDeps {
   /** Where writers of payment events write their deliveries and wake the delivery workers. */
   outbox: Outbox;
+  /** The app's job runner, woken after a transaction schedules a job (a replay of deliveries). */
+  jobs: Pick<JobRunner, 'wake'>;
   /** The checkout operations (refunds) the module's own routes share with the events module. */
   port: PaymentsPort;
 }

@@ -11,6 +11,7 @@ import type { Config } from '../../kernel/config.ts';
 import type { DatabaseHandle } from '../../kernel/db/client.ts';
 import type { JobRunner } from '../../kernel/jobs/runner.ts';
 import type { IntentListener, IntentListeners, PaymentsPort } from '../../kernel/payments-port.ts';
+import type { Mailer } from '../mail/index.ts';
 import {
   createPaymentsPort,
   RECONCILE_JOB,
@@ -31,13 +32,18 @@ import {
   DeliveryWorker,
   deliveryRoutes,
   endpointRoutes,
+  HEALTH_MAIL_KIND,
+  healthMailRenderer,
   type LocalOutbox,
   notificationRoutes,
   notifyWorkers,
   ORPHAN_REFUND_JOB,
   openWorkerPool,
+  REPLAY_JOB,
   reconcileJob,
   refundOrphanJob,
+  replayJob,
+  replayProgress,
   webhookDocumentation,
   webhookEventRoutes,
 } from './webhooks/index.ts';
@@ -51,6 +57,7 @@ export { webhookDocumentation };
  */
 export interface PaymentsCore {
   outbox: LocalOutbox;
+  jobs: JobRunner;
   port: PaymentsPort;
   refunds: RefundContext;
 }
@@ -88,9 +95,15 @@ export function createPaymentsCore(
   jobs.registerJobKind(RECONCILE_JOB, reconcileJob(refunds));
   jobs.registerJobKind(ORPHAN_REFUND_JOB, refundOrphanJob(refunds));
   jobs.registerJobKind(RESUME_REFUND_JOB, resumeRefundJob(refunds));
+  // Replays are followed at `GET /jobs/{job_id}` (kernel/jobs/jobs.routes.ts).
+  jobs.registerJobKind(
+    REPLAY_JOB,
+    replayJob(db, jobs.leaseMs, () => outbox.wake()),
+    replayProgress(db),
+  );
   const port = createPaymentsPort({ refunds, jobs });
   heard.push(listeners.registrations(port));
-  return { outbox, port, refunds };
+  return { outbox, jobs, port, refunds };
 }
 
 export interface PaymentsModuleDeps {
@@ -99,18 +112,20 @@ export interface PaymentsModuleDeps {
   core: PaymentsCore;
   /** Run the webhook delivery worker in this process (started when the app is ready). */
   runWorker: boolean;
+  /** The app's mail service: the module registers the renderer of its endpoints' health mails. */
+  mail: Pick<Mailer, 'registerKind'>;
 }
 
 export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   app,
-  { database, config, core, runWorker },
+  { database, config, core, runWorker, mail },
 ) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, module: 'payments' };
   });
-  const { outbox, port, refunds } = core;
+  const { outbox, jobs, port, refunds } = core;
   // The refund route is also given what a refund needs; the others take the module's deps.
-  const deps: RefundRoutesDeps = { db: database.db, config, outbox, port, refunds };
+  const deps: RefundRoutesDeps = { db: database.db, config, outbox, jobs, port, refunds };
   // Registered in the order the routes (and the OpenAPI paths) have always had: the sellers list
   // after the wallet routes, an intent's refund after the intent routes.
   await app.register(connectionRoutes, deps);
@@ -123,6 +138,8 @@ export const paymentsModule: FastifyPluginAsync<PaymentsModuleDeps> = async (
   await app.register(webhookEventRoutes, deps);
   await app.register(deliveryRoutes, deps);
   await app.register(notificationRoutes, deps);
+  // Queued by any worker process, sent by the mail service of a service process (docs/mail.md).
+  mail.registerKind(HEALTH_MAIL_KIND, healthMailRenderer(database.db, config.publicBaseUrl));
 
   if (runWorker) {
     const worker = createDeliveryWorker({

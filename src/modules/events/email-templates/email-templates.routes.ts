@@ -3,7 +3,7 @@
 import { sampleValues } from '../../../kernel/mail-templates/liquid.ts';
 import { templateFamilyRoutes } from '../../../kernel/mail-templates/overrides.routes.ts';
 import { templateSchemas } from '../../../kernel/mail-templates/overrides.schemas.ts';
-import { MAIL_KINDS } from '../../mail/index.ts';
+import { EVENT_MAIL_KINDS } from '../../mail/index.ts';
 import { eventTemplates } from './email-templates.service.ts';
 import { defaultMail } from './event-mails.defaults.ts';
 
@@ -27,7 +27,7 @@ export const eventEmailTemplateRoutes = templateFamilyRoutes({
   overrides: eventTemplates,
   schemas: templateSchemas({
     param: 'event_id' as const,
-    kinds: MAIL_KINDS,
+    kinds: EVENT_MAIL_KINDS,
     title: 'EventEmailTemplate',
     required:
       "the kind's link ({{ sign_url }}, {{ badge_url }}, {{ verify_url }}, {{ sign_in_url }}; {{ amount }} for refund_issued)",
@@ -41,7 +41,7 @@ export const eventEmailTemplateRoutes = templateFamilyRoutes({
   operation: 'EventEmailTemplate',
   access:
     'Owner or admin of the event (staff get 403; a non-member 404 for a draft event, 403 for a published one).',
-  kinds: `Kinds: ${MAIL_KINDS.map((kind) => `\`${kind}\``).join(', ')}; any other kind is 404 \`NOT_FOUND\`.`,
+  kinds: `Kinds: ${EVENT_MAIL_KINDS.map((kind) => `\`${kind}\``).join(', ')}; any other kind is 404 \`NOT_FOUND\`.`,
   rules:
     "Templates are Liquid with the rules and limits of the projects' templates: no `include`, `render` or `layout`; " +
     "a template that does not parse, uses a variable the kind does not declare, lacks the kind's required variable " +

@@ -7,13 +7,13 @@ import type { Executor } from '../../../kernel/db/client.ts';
 import type { TemplateDraft, Variables } from '../../../kernel/mail-templates/liquid.ts';
 import { TemplateOverrides } from '../../../kernel/mail-templates/overrides.service.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
-import { MAIL_KINDS, type MailKind } from '../../mail/index.ts';
+import { EVENT_MAIL_KINDS, type EventMailKind } from '../../mail/index.ts';
 import { requireEventRole } from '../events/index.ts';
 import { overrideStore } from './email-templates.repository.ts';
 import { defaultMail } from './event-mails.defaults.ts';
 
-export const eventTemplates = new TemplateOverrides<MailKind>({
-  kinds: MAIL_KINDS,
+export const eventTemplates = new TemplateOverrides<EventMailKind>({
+  kinds: EVENT_MAIL_KINDS,
   defaultOf: defaultMail,
   store: overrideStore,
   requireManager: async (db, eventId, actor) => {
@@ -30,7 +30,7 @@ export const eventTemplates = new TemplateOverrides<MailKind>({
 export function draftEventMail(
   db: Executor,
   eventId: string,
-  kind: MailKind,
+  kind: EventMailKind,
   language: Language,
   variables: Variables,
 ): Promise<TemplateDraft> {

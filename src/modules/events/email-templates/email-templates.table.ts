@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from '../../../kernel/db/columns.ts';
-import { MAIL_KINDS, type MailKind } from '../../mail/index.ts';
+import { EVENT_MAIL_KINDS, type EventMailKind } from '../../mail/index.ts';
 import { events } from '../events/events.table.ts';
 
 /**
@@ -14,7 +14,7 @@ export const eventEmailTemplates = pgTable(
     event_id: uuid('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: MAIL_KINDS }).notNull(),
+    kind: text('kind', { enum: EVENT_MAIL_KINDS }).notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
     updated_by: uuid('updated_by').notNull(),
@@ -30,4 +30,4 @@ export const eventEmailTemplates = pgTable(
   ],
 );
 
-export type { MailKind };
+export type { EventMailKind };

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectError, expectOk } from '../../../../test/assertions.ts';
-import { MAIL_KINDS } from '../../mail/index.ts';
+import { EVENT_MAIL_KINDS } from '../../mail/index.ts';
 import { eventFixtures, useTeam } from '../events.fixtures.ts';
 
 interface Template {
@@ -28,7 +28,7 @@ describe('event e-mail templates', () => {
     const listed = expectOk(await t.get<Template[]>(url(event.id), { token: admin.token }), 200, 'events');
     assert.deepEqual(
       listed.map((item) => [item.kind, item.source]),
-      MAIL_KINDS.map((kind) => [kind, 'default']),
+      EVENT_MAIL_KINDS.map((kind) => [kind, 'default']),
     );
     const required = Object.fromEntries(
       listed.map((item) => [item.kind, item.variables.filter((v) => v.required).map((v) => v.name)]),

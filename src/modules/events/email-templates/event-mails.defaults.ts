@@ -10,7 +10,7 @@ import { mailLayout } from '../../../kernel/mail-templates/layout.ts';
 import type { TemplateVariable } from '../../../kernel/mail-templates/liquid.ts';
 import type { DefaultTemplate } from '../../../kernel/mail-templates/overrides.service.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
-import type { MailKind } from '../../mail/index.ts';
+import type { EventMailKind } from '../../mail/index.ts';
 
 /** The content id of the badge's QR code in a registration's mail (an inline attachment). */
 export const BADGE_QR_CID = 'badge-qr';
@@ -34,7 +34,7 @@ const BADGE_URL = v(
 );
 
 /** Each kind's variables; the first required one is the kind's link. */
-export const MAIL_VARIABLES: Record<MailKind, TemplateVariable[]> = {
+export const MAIL_VARIABLES: Record<EventMailKind, TemplateVariable[]> = {
   signature_request: [
     v(
       'sign_url',
@@ -151,7 +151,7 @@ interface Words {
   outro: string;
 }
 
-type Copy = Record<MailKind, Words>;
+type Copy = Record<EventMailKind, Words>;
 
 const en: Copy = {
   signature_request: {
@@ -325,11 +325,11 @@ const es: Copy = {
 const COPY: Record<Language, Copy> = { en, 'pt-BR': ptBR, es };
 
 /** The kind's link variable: the button's target (none for a refund). */
-function linkOf(kind: MailKind): string | undefined {
+function linkOf(kind: EventMailKind): string | undefined {
   return MAIL_VARIABLES[kind].find((variable) => variable.required && variable.name.endsWith('_url'))?.name;
 }
 
-function build(kind: MailKind, language: Language): DefaultTemplate {
+function build(kind: EventMailKind, language: Language): DefaultTemplate {
   const words = COPY[language][kind];
   const chrome = CHROME[language];
   const link = linkOf(kind);
@@ -360,7 +360,7 @@ function build(kind: MailKind, language: Language): DefaultTemplate {
 const DEFAULTS = new Map<string, DefaultTemplate>();
 
 /** The built-in template of a kind in a language (built once). */
-export function defaultMail(kind: MailKind, language: Language): DefaultTemplate {
+export function defaultMail(kind: EventMailKind, language: Language): DefaultTemplate {
   const key = `${kind}:${language}`;
   let template = DEFAULTS.get(key);
   if (template === undefined) {

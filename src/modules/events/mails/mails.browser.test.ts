@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectOk } from '../../../../test/assertions.ts';
 import { accessibilityProblems, screenshot, sharedBrowser } from '../../../../test/browser.ts';
-import { MAIL_KINDS } from '../../mail/index.ts';
+import { EVENT_MAIL_KINDS } from '../../mail/index.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import { checkoutHelpers, useCheckoutBench } from '../registrations/checkout.fixtures.ts';
 
@@ -76,7 +76,7 @@ describe('the mails in a browser', () => {
     );
     const mails = [...(await sentMails(event.id, 4)), ...paidMails];
     const kinds = new Set(mails.map((mail) => mail.kind));
-    assert.deepEqual([...kinds].sort(), [...MAIL_KINDS].sort());
+    assert.deepEqual([...kinds].sort(), [...EVENT_MAIL_KINDS].sort());
 
     const page = await (await browser.newContext()).newPage();
     const problems: string[] = [];

@@ -12,9 +12,9 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { open } from '../../../kernel/secret-box.ts';
 import {
   type DraftAttachment,
+  type EventMailKind,
   MailCannotBeWritten,
   type MailDraft,
-  type MailKind,
   type MailRenderer,
   type OutboxMail,
 } from '../../mail/index.ts';
@@ -58,7 +58,9 @@ async function render(
   variables: Record<string, string>,
   attachments: DraftAttachment[] = [],
 ): Promise<MailDraft> {
-  const draft = await draftEventMail(ctx.db, mail.eventId ?? '', mail.kind, mail.language, variables);
+  // These renderers are registered for the events' kinds only (eventMailRenderers).
+  const kind = mail.kind as EventMailKind;
+  const draft = await draftEventMail(ctx.db, mail.eventId ?? '', kind, mail.language, variables);
   return { ...draft, attachments };
 }
 
@@ -205,7 +207,7 @@ const eventInvitation =
   };
 
 /** Every kind's renderer, made with the context they read from. */
-export function eventMailRenderers(ctx: MailsContext): Record<MailKind, MailRenderer> {
+export function eventMailRenderers(ctx: MailsContext): Record<EventMailKind, MailRenderer> {
   return {
     signature_request: signatureRequest(ctx),
     registration_confirmed: registrationConfirmed(ctx),

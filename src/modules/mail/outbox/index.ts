@@ -5,6 +5,7 @@
  */
 export type {
   DraftAttachment,
+  EventMailKind,
   MailAttachment,
   MailDraft,
   MailKind,
@@ -23,6 +24,7 @@ export {
   claimDueMails,
   findLogEntry,
   finishMails,
+  insertMailsFrom,
   listEventMails,
   type MailLogFilter,
   type MailOutcome,
@@ -32,4 +34,4 @@ export {
   secondsToNextMail,
   startAttempts,
 } from './outbox.repository.ts';
-export { emails, MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';
+export { EVENT_MAIL_KINDS, emails, MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';

@@ -6,9 +6,11 @@
 import type { CalendarEntry } from '../../../kernel/mail-templates/attachments.ts';
 import type { TemplateDraft } from '../../../kernel/mail-templates/liquid.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
-import type { MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';
+import type { EVENT_MAIL_KINDS, MAIL_KINDS, MAIL_STATUSES } from './outbox.table.ts';
 
 export type MailKind = (typeof MAIL_KINDS)[number];
+/** A kind an event sends (and may override). */
+export type EventMailKind = (typeof EVENT_MAIL_KINDS)[number];
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 /** The recipient's language: the pages' languages. */
 export type MailLanguage = Language;

@@ -3,7 +3,7 @@
  * the records of the attempts (their start and their end, for many mails per statement), and the
  * reads of the mail log. Writes after a claim are fenced by its claim id.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
@@ -45,6 +45,19 @@ export async function queueMails(tx: Executor, mails: NewMail[]): Promise<void> 
       data: mail.data,
     })),
   );
+}
+
+/**
+ * The statement that queues the mails `source` describes, for a module that declares mail inside a
+ * statement of its own (the webhook worker's record of attempts: a mail commits with the change
+ * that causes it, at no extra round trip): `insert … select … returning id` of one outbox row per
+ * row of `source`, a FROM item (a CTE's name) with columns `kind`, `recipient`, `language` and
+ * `data` (jsonb). The mails belong to no event. Use it as a data-modifying CTE.
+ */
+export function insertMailsFrom(source: SQL): SQL {
+  return sql`insert into emails (id, event_id, kind, recipient, language, data)
+    select convene_uuidv7(), null, m.kind, m.recipient, m.language, m.data from ${source} as m
+    returning id`;
 }
 
 /** A mail the sender claimed: what its renderer reads, its attempts so far, and its claims. */

@@ -12,13 +12,19 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../kernel/db/columns.ts';
 
-export const MAIL_KINDS = [
+/** The kinds an event sends to people (an event may override each: events/email-templates). */
+export const EVENT_MAIL_KINDS = [
   'signature_request',
   'registration_confirmed',
   'refund_issued',
   'certificate_issued',
   'event_invitation',
 ] as const;
+/**
+ * Every kind: the events' and the service's own notices to owners (`webhook_endpoint_health`: an
+ * endpoint paused or disabled, payments/webhooks), which belong to no event and are not overridden.
+ */
+export const MAIL_KINDS = [...EVENT_MAIL_KINDS, 'webhook_endpoint_health'] as const;
 export const MAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 export const ATTEMPT_OUTCOMES = ['accepted', 'temporary', 'permanent'] as const;
 

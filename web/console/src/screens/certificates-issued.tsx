@@ -37,7 +37,10 @@ export function IssueRun({ editionId }: { editionId: string }) {
   const job = useQuery({
     queryKey: ['job', jobId],
     queryFn: async () => {
-      const read = await unwrap(api.GET('/jobs/{job_id}', { params: { path: { job_id: jobId ?? '' } } }));
+      const answer = await unwrap(api.GET('/jobs/{job_id}', { params: { path: { job_id: jobId ?? '' } } }));
+      // The route answers every kind of job; the one started here is a certificate run.
+      if (answer.kind !== 'certificates.issue') throw new Error(`not a certificate run: ${answer.kind}`);
+      const read = answer;
       if (read.status === 'completed') {
         void queries.invalidateQueries({ queryKey: ['certificates', editionId] });
       }

@@ -164,3 +164,48 @@ export async function insertDueDelivery(
   if (row === undefined) throw new Error('the delivery was not written');
   return row;
 }
+
+/** A failed last attempt of one of an endpoint's recent deliveries (its health mail lists a few). */
+export interface RecentError {
+  at: Date;
+  response_status: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+/**
+ * The last errors of the endpoint's most recent deliveries, newest attempt first: the last attempt of
+ * each of its latest 100 deliveries (the endpoint index) that did not deliver, as the delivery row
+ * keeps it, so no attempt is scanned. Read once per health mail.
+ */
+export async function listRecentErrors(
+  db: Executor,
+  endpointId: string,
+  limit: number,
+): Promise<RecentError[]> {
+  const recent = db
+    .select({
+      at: webhookDeliveries.last_attempted_at,
+      response_status: webhookDeliveries.response_status,
+      error: webhookDeliveries.last_error,
+      response_body: webhookDeliveries.response_body,
+      status: webhookDeliveries.status,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpoint_id, endpointId))
+    .orderBy(desc(webhookDeliveries.created_at))
+    .limit(100)
+    .as('recent');
+  const rows = await db
+    .select({
+      at: recent.at,
+      response_status: recent.response_status,
+      error: recent.error,
+      response_body: recent.response_body,
+    })
+    .from(recent)
+    .where(and(sql`${recent.at} is not null`, sql`${recent.status} <> 'delivered'`))
+    .orderBy(desc(recent.at))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, at: new Date(row.at as Date) }));
+}

@@ -1,7 +1,10 @@
-/** Routes of docs/reference/webhooks.md for webhook deliveries: an endpoint's deliveries, one, its attempts, a retry. */
+/**
+ * Routes of docs/reference/webhooks.md for webhook deliveries: an endpoint's deliveries, one, its attempts, a
+ * retry, and a replay of an endpoint's deliveries (a background job).
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../../kernel/auth/plugin.ts';
-import { ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';
+import { accepted, ok, pageWindow, paginated } from '../../../../kernel/http/respond.ts';
 import {
   envelope,
   errorResponses,
@@ -19,11 +22,13 @@ import {
   WebhookDelivery,
 } from './deliveries.schemas.ts';
 import * as deliveries from './deliveries.service.ts';
+import { QUEUED_REPLAY_EXAMPLE, ReplayAccepted, ReplayBody } from './replays.schemas.ts';
+import * as replays from './replays.service.ts';
 
 const tags = ['Webhook deliveries'];
 const deliveryParams = idParams('delivery_id');
 
-export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db }) => {
+export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (app, { db, jobs }) => {
   app.get(
     '/webhooks/endpoints/:endpoint_id/deliveries',
     {
@@ -154,5 +159,51 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<PaymentsDeps> = async (ap
     },
     async (request) =>
       ok(request, await deliveries.retryDelivery(db, request.params.delivery_id, actorOf(request))),
+  );
+  app.post(
+    '/webhooks/endpoints/:endpoint_id/replay',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        operationId: 'replayWebhookDeliveries',
+        summary: 'Replay an endpoint’s deliveries (background job)',
+        description:
+          'The owner of the endpoint’s wallet only (anyone else gets the 404 of an unknown id, before any ' +
+          'state is looked at). Sends again every delivery of this endpoint created in [`since`, `until`) ' +
+          '(`until` defaults to now) whose status is `status`: `failed` (the default), `delivered`, or ' +
+          '`all` (both; a `pending` delivery is owed an attempt already and is never replayed). Answers 202 ' +
+          'with `job_id` at once; a background job makes each matching delivery due now, as ' +
+          '`POST /webhooks/deliveries/{delivery_id}/retry` does (one new attempt, numbered after the last; ' +
+          'the schedule is not reset), at most once per delivery in one replay, even across a crash of the ' +
+          'process running it, and never while an attempt of that delivery is in progress (such a ' +
+          'delivery is counted `skipped`). Follow the progress at `GET /jobs/{job_id}`. `until` earlier ' +
+          'than `since` (or `since` in the future without `until`) is a 400 naming the field; a disabled ' +
+          'endpoint is 409 (`reason: endpoint_disabled`: enable it first), and a replay whose endpoint is ' +
+          'disabled while it runs stops `failed`.',
+        params: idParams('endpoint_id'),
+        body: ReplayBody,
+        response: {
+          202: envelope(
+            ReplayAccepted,
+            { job_id: QUEUED_REPLAY_EXAMPLE.id, job: QUEUED_REPLAY_EXAMPLE },
+            'payments',
+            202,
+          ),
+          ...errorResponses(400, 401, 404, withReasons(409, 'endpoint_disabled')),
+        },
+      },
+    },
+    async (request, reply) =>
+      accepted(
+        request,
+        reply,
+        await replays.startReplay(
+          { db, wakeJobs: () => jobs.wake() },
+          request.params.endpoint_id,
+          actorOf(request),
+          request.body,
+        ),
+      ),
   );
 };

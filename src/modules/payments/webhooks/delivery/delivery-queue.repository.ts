@@ -1,11 +1,13 @@
 /**
  * SQL of the delivery worker: claim due deliveries under a lease, record attempts, disable an
- * endpoint that answered 410. Every write after a claim is fenced by the claim id, so a process
- * whose lease ran out (it was paused or cut off) cannot overwrite what another process recorded.
+ * endpoint that answered 410, and queue the owner's health mail in the statements that pause or
+ * disable an endpoint. Every write after a claim is fenced by the claim id, so a process whose
+ * lease ran out (it was paused or cut off) cannot overwrite what another process recorded.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../../kernel/db/client.ts';
 import { queryRows, queryRowsPrepared } from '../../../../kernel/db/raw.ts';
+import { insertMailsFrom } from '../../../mail/index.ts';
 import type { DeliveryStatus } from './delivery.table.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 
@@ -124,6 +126,8 @@ export interface BreakerSettings {
 export interface Recorded {
   deliveryIds: string[];
   endpoints: Array<{ id: string; paused_until: Date | null }>;
+  /** Endpoints whose health mail was due but whose owner has no known e-mail (none was queued). */
+  unmailed: string[];
 }
 
 /** One endpoint's attempts of a batch, in the order they finished. */
@@ -132,13 +136,21 @@ interface EndpointTally {
   successes: number;
   /** Failures after the batch's last success (all of them when none succeeded). */
   trailingFailures: number;
+  /** Deliveries that ended `failed` with the schedule used up (not by a 410). */
+  exhausted: number;
 }
 
 function tallyByEndpoint(outcomes: AttemptOutcome[]): Map<string, EndpointTally> {
   const tallies = new Map<string, EndpointTally>();
   for (const outcome of outcomes) {
-    const tally = tallies.get(outcome.endpointId) ?? { attempts: 0, successes: 0, trailingFailures: 0 };
+    const tally = tallies.get(outcome.endpointId) ?? {
+      attempts: 0,
+      successes: 0,
+      trailingFailures: 0,
+      exhausted: 0,
+    };
     tally.attempts++;
+    if (outcome.status === 'failed' && outcome.responseStatus !== 410) tally.exhausted++;
     if (outcome.succeeded) {
       tally.successes++;
       tally.trailingFailures = 0;
@@ -163,7 +175,7 @@ export async function recordAttempts(
   outcomes: AttemptOutcome[],
   breaker: BreakerSettings,
 ): Promise<Recorded> {
-  if (outcomes.length === 0) return { deliveryIds: [], endpoints: [] };
+  if (outcomes.length === 0) return { deliveryIds: [], endpoints: [], unmailed: [] };
   const column = <T>(pick: (o: AttemptOutcome) => T) => sql.param(outcomes.map(pick));
   // In id order: the endpoints are locked in that order (below).
   const tallies = [...tallyByEndpoint(outcomes)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -178,8 +190,16 @@ export async function recordAttempts(
   // (failures of attempts that were in flight when it opened do not extend the pause).
   const trips = sql`(h.failing > 0 and ${failuresInARow} >= ${breaker.failures}
                      and (ep.paused_until is null or ep.paused_until <= now()))`;
+  // Why the owner is to be mailed (docs/reference/webhooks.md, "Health mails"): the breaker opens
+  // for the first time since the endpoint last succeeded (its trips go from 0 to 1), or a delivery
+  // used up its schedule; the 410 is disableGoneEndpoints'. At most one mail a day: decided on the
+  // row as locked, so two processes recording at once cannot both queue one.
+  const mailReason = sql`(case when ${trips} and ${tripsBefore} = 0 then 'paused'
+                               when h.exhausted > 0 then 'retries_exhausted' end)`;
+  const mailDue = sql`(${mailReason} is not null
+                       and (ep.health_mailed_at is null or ep.health_mailed_at <= now() - interval '1 day'))`;
   const rows = await queryRowsPrepared<{
-    kind: 'delivery' | 'endpoint';
+    kind: 'delivery' | 'endpoint' | 'unmailed';
     id: string;
     paused_until: Date | null;
   }>(
@@ -244,17 +264,28 @@ export async function recordAttempts(
                                           else 0 end,
             previous_hour_successes = case when ep.health_hour = ${hour} then ep.previous_hour_successes
                                            when ep.health_hour = ${hour} - interval '1 hour' then ep.hour_successes
-                                           else 0 end
+                                           else 0 end,
+            health_mail_reason = case when ${mailDue} then ${mailReason} else ep.health_mail_reason end,
+            health_mailed_at = case when ${mailDue} then now() else ep.health_mailed_at end
         from unnest(${endpointIds}::uuid[], ${tally((t) => t.attempts)}::int[],
-                    ${tally((t) => t.successes)}::int[], ${tally((t) => t.trailingFailures)}::int[])
-          as h (endpoint_id, attempts, successes, failing)
+                    ${tally((t) => t.successes)}::int[], ${tally((t) => t.trailingFailures)}::int[],
+                    ${tally((t) => t.exhausted)}::int[])
+          as h (endpoint_id, attempts, successes, failing, exhausted)
           join locked on locked.id = h.endpoint_id
         where ep.id = h.endpoint_id
-        returning ep.id, ep.paused_until
-      )
+        returning ep.id, ep.paused_until, ep.wallet_id, ep.language,
+                  -- Set by this statement: the column keeps milliseconds, as the cast does.
+                  case when ep.health_mailed_at = now()::timestamptz(3) then ep.health_mail_reason end
+                    as mail_reason
+      ),
+      -- The owner's mail, queued by this statement: it commits with the state that causes it. Costs
+      -- nothing when no endpoint has a reason (nothing to join).
+      ${healthMailCtes(sql`health`)}
       select 'delivery' as kind, id, null::timestamptz as paused_until from recorded
       union all
-      select 'endpoint', id, paused_until from health`,
+      select 'endpoint', id, paused_until from health
+      union all
+      select 'unmailed', endpoint_id, null from health_mail where recipient is null`,
   );
   return {
     deliveryIds: rows.filter((row) => row.kind === 'delivery').map((row) => row.id),
@@ -264,7 +295,31 @@ export async function recordAttempts(
         id: row.id,
         paused_until: row.paused_until === null ? null : new Date(row.paused_until),
       })),
+    unmailed: rows.filter((row) => row.kind === 'unmailed').map((row) => row.id),
   };
+}
+
+/** The mail kind of an endpoint's health (its renderer: health-mail.ts, beside this file). */
+export const HEALTH_MAIL_KIND = 'webhook_endpoint_health';
+
+/**
+ * Two CTEs (`health_mail as (…), health_mailed as (…)`, to follow a comma) that queue the
+ * health mail of each row of `changed` (a CTE with columns `id`, `wallet_id`, `language`,
+ * `paused_until`, `mail_reason`) whose `mail_reason` is set, to its wallet's owner as the actor
+ * directory knows them. `health_mail` keeps the rows whose owner has no known e-mail
+ * (`recipient` null): no mail is queued for them, and the caller logs it.
+ */
+function healthMailCtes(changed: SQL): SQL {
+  return sql`health_mail as (
+        select m.id as endpoint_id, ${HEALTH_MAIL_KIND}::text as kind, a.email as recipient,
+               m.language, jsonb_build_object('endpoint_id', m.id, 'reason', m.mail_reason,
+                                              'paused_until', m.paused_until) as data
+        from ${changed} m
+        join wallets w on w.id = m.wallet_id
+        left join actors a on a.user_id = w.owner_id and a.email <> ''
+        where m.mail_reason is not null
+      ),
+      health_mailed as (${insertMailsFrom(sql`(select * from health_mail where recipient is not null)`)})`;
 }
 
 /**
@@ -303,16 +358,32 @@ export async function failWithoutAttempt(
     where d.id = c.id and d.claim_id = c.claim_id`);
 }
 
-/** A subscriber answered 410 Gone: the endpoint stops receiving until its owner enables it. */
-export async function disableGoneEndpoints(db: Executor, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  await db.execute(sql`
-    update webhook_endpoints
-    set enabled = false, disabled_reason = 'gone', updated_at = now()
-    where id in (${sql.join(
-      endpointIds.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )}) and enabled`);
+/**
+ * A subscriber answered 410 Gone: the endpoint stops receiving until its owner enables it. The
+ * owner's health mail is queued by the same statement (at most one a day per endpoint, decided on
+ * the row as locked). Answers the endpoints whose mail was due but whose owner has no known e-mail.
+ */
+export async function disableGoneEndpoints(db: Executor, endpointIds: string[]): Promise<string[]> {
+  if (endpointIds.length === 0) return [];
+  const mailDue = sql`(health_mailed_at is null or health_mailed_at <= now() - interval '1 day')`;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      with disabled as (
+        update webhook_endpoints
+        set enabled = false, disabled_reason = 'gone', updated_at = now(),
+            health_mail_reason = case when ${mailDue} then 'gone' else health_mail_reason end,
+            health_mailed_at = case when ${mailDue} then now() else health_mailed_at end
+        where id = any(${sql.param(endpointIds)}::uuid[]) and enabled
+        returning id, wallet_id, language, paused_until,
+                  case when health_mailed_at = now()::timestamptz(3) then health_mail_reason end
+                    as mail_reason
+      ),
+      ${healthMailCtes(sql`disabled`)},
+      unmailed as (select endpoint_id as id from health_mail where recipient is null)
+      select id from unmailed`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Pending deliveries due now and not leased (the queue depth metric). */

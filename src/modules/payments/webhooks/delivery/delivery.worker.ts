@@ -335,12 +335,18 @@ export class DeliveryWorker {
     this.finished = [];
     this.gone = new Set();
     try {
-      await queue.disableGoneEndpoints(this.db, gone);
+      const goneUnmailed = await queue.disableGoneEndpoints(this.db, gone);
       const result = await queue.recordAttempts(this.db, batch, {
         failures: this.config.webhooks.breakerFailures,
         pauseMs: this.config.webhooks.breakerPauseMs,
       });
       breakers = result.endpoints;
+      for (const endpointId of [...goneUnmailed, ...result.unmailed]) {
+        this.log.warn(
+          { endpoint_id: endpointId },
+          'webhook endpoint health mail skipped: its owner has no known e-mail',
+        );
+      }
       const recorded = new Set(result.deliveryIds);
       for (const outcome of batch) {
         if (!recorded.has(outcome.deliveryId)) {

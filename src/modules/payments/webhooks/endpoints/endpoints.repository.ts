@@ -162,3 +162,41 @@ export function isEndpointEnabled(db: Executor, endpointId: Column): SQL {
 export function endpointEnabledOf(endpointId: Column): SQL<boolean> {
   return sql<boolean>`(select ${webhookEndpoints.enabled} from ${webhookEndpoints} where ${webhookEndpoints.id} = ${endpointId})`;
 }
+
+/** Whether the endpoint exists and is enabled now (a replay's batches stop when it is not). */
+export async function isEndpointEnabledNow(db: Executor, endpointId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ enabled: webhookEndpoints.enabled })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpointId))
+    .limit(1);
+  return row?.enabled === true;
+}
+
+/** What an endpoint's health mail names of it (webhooks/delivery/health-mail.renderer.ts). */
+export interface EndpointForMail {
+  id: string;
+  wallet_id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  paused_until: Date | null;
+}
+
+export async function findEndpointForMail(db: Executor, id: string): Promise<EndpointForMail | undefined> {
+  const [row] = await db
+    .select({
+      id: webhookEndpoints.id,
+      wallet_id: webhookEndpoints.wallet_id,
+      name: webhookEndpoints.name,
+      url: webhookEndpoints.url,
+      enabled: webhookEndpoints.enabled,
+      disabled_reason: webhookEndpoints.disabled_reason,
+      paused_until: webhookEndpoints.paused_until,
+    })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, id))
+    .limit(1);
+  return row;
+}

@@ -67,6 +67,8 @@ export async function createEndpoint(
     url: body.url,
     event_types: body.event_types ?? null,
     secret: seal(key, secret),
+    // The owner's mails about its health are written in the language of this request.
+    language: actor.language ?? 'en',
   });
   return { ...serialize(endpoint), secret };
 }

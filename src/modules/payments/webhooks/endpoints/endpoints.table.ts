@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from '../../../../kernel/db/columns.ts';
+import { LANGUAGES } from '../../../../kernel/pages/language.ts';
 import { wallets } from '../../wallets/wallets.table.ts';
 
 /**
@@ -12,6 +13,12 @@ import { wallets } from '../../wallets/wallets.table.ts';
  * circuit breaker's state (`consecutive_failures`, `paused_until`, `breaker_trips`) and attempt
  * counts of the current clock hour and the one before it (`health_hour` names the current one), so
  * the recent success rate is exact and costs no scan of the attempts.
+ *
+ * Health mails (docs/reference/webhooks.md, "Health mails"): the owner is told when the breaker first
+ * opens, a 410 disables the endpoint or a delivery uses up the retry schedule, at most once a day:
+ * `health_mailed_at` is set by the very statement that records the cause and queues the mail, and only
+ * when it is null or a day old, so two workers cannot both send one. `language` is the owner's, from
+ * the request that created the endpoint.
  */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -40,6 +47,12 @@ export const webhookEndpoints = pgTable(
     hour_successes: integer('hour_successes').notNull().default(0),
     previous_hour_attempts: integer('previous_hour_attempts').notNull().default(0),
     previous_hour_successes: integer('previous_hour_successes').notNull().default(0),
+    /** The language of the owner's mails about it (`Accept-Language` of its creation). */
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
+    /** When its owner was last mailed about its health (at most once a day). */
+    health_mailed_at: timestamptz('health_mailed_at'),
+    /** Why: `paused`, `gone` or `retries_exhausted`. */
+    health_mail_reason: text('health_mail_reason'),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
