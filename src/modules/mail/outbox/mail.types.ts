@@ -88,7 +88,7 @@ export class MailCannotBeWritten extends Error {
 /** One line of an event's mail log. */
 export interface MailLogEntry {
   id: string;
-  kind: MailKind;
+  kind: EventMailKind;
   to: string;
   subject: string | null;
   status: MailStatus;

@@ -10,7 +10,15 @@ import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
 import { leaseDue } from '../../../kernel/jobs/lease.ts';
-import type { MailKind, MailLanguage, MailLogEntry, MailStatus, NewMail, OutboxMail } from './mail.types.ts';
+import type {
+  EventMailKind,
+  MailKind,
+  MailLanguage,
+  MailLogEntry,
+  MailStatus,
+  NewMail,
+  OutboxMail,
+} from './mail.types.ts';
 import { emails } from './outbox.table.ts';
 
 /** Inserts the outbox row, due at once, in the caller's transaction; the sender takes it from there. */
@@ -224,7 +232,8 @@ export async function finishMails(db: Executor, outcomes: MailOutcome[]): Promis
 
 const logColumns = {
   id: emails.id,
-  kind: emails.kind,
+  // Only an event's mails have an event, and they are of the events' kinds (`EVENT_MAIL_KINDS`).
+  kind: sql<EventMailKind>`${emails.kind}`,
   to: emails.recipient,
   subject: emails.subject,
   status: emails.status,
@@ -236,7 +245,7 @@ const logColumns = {
 };
 
 export interface MailLogFilter {
-  kind?: MailKind | undefined;
+  kind?: EventMailKind | undefined;
   status?: MailStatus | undefined;
   /** The recipient, compared without case. */
   to?: string | undefined;
