@@ -32,6 +32,7 @@
  * BENCH_MAIL_PHASES (`throughput,registrations`: steps 2–4 and step 5), BENCH_MAIL_RATE (50),
  * BENCH_MAIL_DURATION (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
  */
+import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
@@ -50,7 +51,6 @@ import {
   log,
   logLoad,
   positiveInteger,
-  postAtRate,
   printTable,
   publishedEdition,
   type RateMeasurement,
@@ -62,6 +62,7 @@ import {
   startService,
   stopChild,
 } from './lib.ts';
+import { percentile, runPaced } from './paced.ts';
 
 const TARGET = { ratio: 0.7, p99Ratio: 1.25, p99SlackMs: 10 };
 const PHASES = ['throughput', 'registrations'];
@@ -95,6 +96,40 @@ async function waitForAccepted(accepted: () => number, count: number, what: stri
 }
 
 /**
+ * One registration per token at `settings.rate`/s, evenly spaced and open-loop (bench/paced.ts:
+ * autocannon's rate sends each second's requests in a burst at its top, and the burst's queue, not
+ * the service, then makes the p99); latency from when each was due. The CPU of `service` over it.
+ */
+async function registerAtRate(
+  service: ChildProcess,
+  base: string,
+  path: string,
+  ticketTypeId: string,
+  tokens: string[],
+): Promise<RateMeasurement> {
+  const cpuBefore = cpuSeconds(service.pid);
+  const body = JSON.stringify({ ticket_type_id: ticketTypeId });
+  const result = await runPaced({
+    origin: base,
+    path,
+    headers: {},
+    headersOf: (index) => ({ authorization: `Bearer ${tokens[index]}` }),
+    bodies: tokens.map(() => body),
+    rate: settings.rate,
+  });
+  const non2xx = [...result.statuses].reduce((sum, [status, n]) => sum + (status >= 300 ? n : 0), 0);
+  return {
+    sent: result.sent,
+    p50: Math.round(percentile(result.latencies, 50)),
+    p99: Math.round(percentile(result.latencies, 99)),
+    max: Math.round(result.latencies.at(-1) ?? Number.NaN),
+    non2xx,
+    errors: result.errors,
+    cpuPercent: ((cpuSeconds(service.pid) - cpuBefore) / (tokens.length / settings.rate)) * 100,
+  };
+}
+
+/**
  * Free registrations at `settings.rate`/s against the service started with `env`: an event of its
  * own (`label` in its slug), one person per registration. Answers the measurement of the run.
  */
@@ -121,17 +156,10 @@ async function registrations(
     for (let index = 0; index < settings.rate * (settings.warmupS + settings.durationS); index++) {
       tokens.push(await signer.token(`${label}-${index}@bench.example`));
     }
-    const run = (durationS: number, batch: string[]) =>
-      postAtRate({
-        url: `${base}/editions/${editionId}/registrations`,
-        body: JSON.stringify({ ticket_type_id: ticket.id }),
-        rate: settings.rate,
-        durationS,
-        measured: service,
-        tokens: batch,
-      });
-    await run(settings.warmupS, tokens.splice(0, settings.rate * settings.warmupS));
-    return await run(settings.durationS, tokens);
+    const run = (batch: string[]) =>
+      registerAtRate(service, base, `/editions/${editionId}/registrations`, ticket.id!, batch);
+    await run(tokens.splice(0, settings.rate * settings.warmupS));
+    return await run(tokens);
   } finally {
     await stopChild(service);
   }

@@ -39,6 +39,8 @@ export interface PacedRun {
   origin: string;
   path: string;
   headers: Record<string, string>;
+  /** Headers of request `index` besides `headers` (a token per person, say). */
+  headersOf?: (index: number) => Record<string, string>;
   /** One body per request, sent in order; their count is the number of requests. */
   bodies: string[];
   /** Requests per second. */
@@ -76,9 +78,10 @@ export async function runPaced(run: PacedRun): Promise<PacedResult> {
   const fire = (index: number, dueAt: number) => {
     const body = run.bodies[index]!;
     lags.push(performance.now() - dueAt);
+    const headersSent = run.headersOf === undefined ? headers : { ...headers, ...run.headersOf(index) };
     inFlight.push(
       pool
-        .request({ origin: run.origin, path: run.path, method: 'POST', headers, body })
+        .request({ origin: run.origin, path: run.path, method: 'POST', headers: headersSent, body })
         .then(async (response) => {
           const text = await response.body.text();
           lastAnswer = performance.now();
