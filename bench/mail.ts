@@ -20,7 +20,7 @@
  *   4. the table and the verdict (each side's mails over its seconds, summed over its rounds);
  *      stop the child;
  *   5. registrations with and without mail: the service (as `npm start` runs it) on the database,
- *      free registrations at BENCH_MAIL_RATE/s for BENCH_MAIL_DURATION s after a warm-up, each
+ *      free registrations at BENCH_MAIL_RATE/s, evenly spaced, for BENCH_MAIL_DURATION s after a warm-up, each
  *      confirming a seat and queueing its `registration_confirmed` mail (QR code, `.ics`), in four
  *      rounds alternated as off, on, on, off: without MAIL_URL (mail off: the rows are written,
  *      nothing is sent) and with MAIL_URL at the same server (rendered and sent while the
