@@ -15,6 +15,7 @@ import type { Intent } from './intents/intents.schemas.ts';
 import { paymentEvents } from './intents/intents.table.ts';
 import type { Seller, Wallet } from './wallets/wallets.schemas.ts';
 import { collectors } from './wallets/wallets.table.ts';
+import type { WebhookEndpointWithSecret } from './webhooks/endpoints/endpoints.schemas.ts';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -164,10 +165,27 @@ export function paymentsFixtures(team: () => PaymentsTeam) {
       201,
       'payments',
     );
+  /** An endpoint of `walletId` at `url`, made by `by` (with `headers`: a language, say). */
+  const createEndpoint = async (
+    by: TestUser,
+    walletId: string,
+    body: { name: string; url: string },
+    headers: Record<string, string> = {},
+  ) =>
+    expectOk(
+      await t().post<WebhookEndpointWithSecret>(`/wallets/${walletId}/webhooks/endpoints`, {
+        token: by.token,
+        body,
+        headers,
+      }),
+      201,
+      'payments',
+    );
   return {
     createWallet,
     createSeller,
     createIntent,
+    createEndpoint,
     intentBody,
     /** A wallet of `by` with one test seller. */
     async walletWithSeller(by: TestUser) {

@@ -3,7 +3,10 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Email, Nullable, PageQuery, Uuid } from '../../../kernel/http/schemas.ts';
 import { EVENT_MAIL_KINDS, MAIL_STATUSES } from '../../mail/index.ts';
 
-const MailKind = Type.Enum([...EVENT_MAIL_KINDS], { title: 'MailKind', description: 'what the mail is about' });
+const MailKind = Type.Enum([...EVENT_MAIL_KINDS], {
+  title: 'MailKind',
+  description: 'what the mail is about',
+});
 const MailStatus = Type.Enum([...MAIL_STATUSES], {
   title: 'MailStatus',
   description: '`queued` (waiting to be sent, or retried), `sent` (the server accepted it), `failed`',

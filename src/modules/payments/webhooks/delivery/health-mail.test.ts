@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
-import { expectOk } from '../../../../../test/assertions.ts';
 import { createTestApp } from '../../../../../test/harness.ts';
 import { type ParsedMail, type SmtpSink, startSmtpSink } from '../../../../../test/smtp-sink.ts';
 import {
@@ -21,7 +20,6 @@ import {
 } from '../../../../../test/subscriber.ts';
 import { queryRows } from '../../../../kernel/db/raw.ts';
 import { type PaymentsTeam, paymentsFixtures } from '../../payments.fixtures.ts';
-import type { WebhookEndpointWithSecret } from '../endpoints/endpoints.schemas.ts';
 import { webhookEndpoints } from '../endpoints/endpoints.table.ts';
 import { webhookDeliveries } from './delivery.table.ts';
 
@@ -57,14 +55,11 @@ describe('webhook endpoint health mails', () => {
   const setUp = async (label: string, answer: (request: Received) => Answer, language = 'en') => {
     answers.set(`/${label}`, answer);
     const { wallet, seller } = await fixtures.walletWithSeller(team.owner);
-    const endpoint = expectOk(
-      await team.t.post<WebhookEndpointWithSecret>(`/wallets/${wallet.id}/webhooks/endpoints`, {
-        token: team.owner.token,
-        body: { name: `Hook ${label}`, url: `${subscriber.url}/${label}` },
-        headers: { 'accept-language': language },
-      }),
-      201,
-      'payments',
+    const endpoint = await fixtures.createEndpoint(
+      team.owner,
+      wallet.id,
+      { name: `Hook ${label}`, url: `${subscriber.url}/${label}` },
+      { 'accept-language': language },
     );
     const events = (n: number) =>
       Promise.all(Array.from({ length: n }, () => fixtures.createIntent(team.owner, wallet.id, seller.id)));

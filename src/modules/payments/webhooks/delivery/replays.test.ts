@@ -41,7 +41,7 @@ describe('replaying webhook deliveries', () => {
     WEBHOOK_BREAKER_FAILURES: '100000',
     JOBS_POLL_MS: '50',
   });
-  const { walletWithSeller, createIntent } = paymentsFixtures(team);
+  const { walletWithSeller, createIntent, createEndpoint } = paymentsFixtures(team);
   let subscriber: Subscriber;
   const answers = new Map<string, (request: Received) => Answer>();
   const owner = () => team().owner;
@@ -66,6 +66,13 @@ describe('replaying webhook deliveries', () => {
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.endpoint_id, endpointId))
       .orderBy(asc(webhookDeliveries.created_at), asc(webhookDeliveries.id));
+  /** The attempts of these deliveries, by delivery and in order. */
+  const attemptsOf = (deliveryIds: string[]) =>
+    team()
+      .t.db.select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.delivery_id, deliveryIds))
+      .orderBy(asc(webhookAttempts.delivery_id), asc(webhookAttempts.attempt));
   const settledDeliveries = (endpointId: string, count: number) =>
     eventually(async () => {
       const rows = await deliveriesOf(endpointId);
@@ -76,14 +83,10 @@ describe('replaying webhook deliveries', () => {
   const setUp = async (label: string, answer: (request: Received) => Answer) => {
     answers.set(`/${label}`, answer);
     const { wallet, seller } = await walletWithSeller(owner());
-    const endpoint = expectOk(
-      await team().t.post<WebhookEndpointWithSecret>(`/wallets/${wallet.id}/webhooks/endpoints`, {
-        token: owner().token,
-        body: { name: label, url: `${subscriber.url}/${label}` },
-      }),
-      201,
-      'payments',
-    );
+    const endpoint = await createEndpoint(owner(), wallet.id, {
+      name: label,
+      url: `${subscriber.url}/${label}`,
+    });
     const events = (n: number, fields: Record<string, unknown> = {}) =>
       Promise.all(Array.from({ length: n }, () => createIntent(owner(), wallet.id, seller.id, fields)));
     return { wallet, seller, endpoint, events };
@@ -207,15 +210,7 @@ describe('replaying webhook deliveries', () => {
       const now = await deliveriesOf(endpoint.id);
       return now.every((d) => d.status === 'delivered') ? true : undefined;
     }, 'every delivery delivered');
-    const attempts = await team()
-      .t.db.select()
-      .from(webhookAttempts)
-      .where(
-        inArray(
-          webhookAttempts.delivery_id,
-          rows.map((d) => d.id),
-        ),
-      );
+    const attempts = await attemptsOf(rows.map((d) => d.id));
     // One failed attempt each for the five real ones, then one replayed attempt for all 450.
     assert.equal(attempts.length, 5 + 450);
   });
@@ -246,16 +241,7 @@ describe('replaying webhook deliveries', () => {
     }, 'every delivery delivered');
 
     // From the attempts' records: no two attempts of one delivery overlap in time…
-    const attempts = await team()
-      .t.db.select()
-      .from(webhookAttempts)
-      .where(
-        inArray(
-          webhookAttempts.delivery_id,
-          failed.map((d) => d.id),
-        ),
-      )
-      .orderBy(asc(webhookAttempts.delivery_id), asc(webhookAttempts.attempt));
+    const attempts = await attemptsOf(failed.map((d) => d.id));
     for (const delivery of failed) {
       const own = attempts.filter((a) => a.delivery_id === delivery.id);
       for (let i = 1; i < own.length; i++) {
