@@ -16,7 +16,7 @@ import type { DraftAttachment, MailAttachment, MailDraft, RenderedMail } from '.
 /**
  * The nice value of a mail thread. Mail can wait a few milliseconds; a request cannot: on a busy
  * machine, the kernel runs the service's main thread and the database before this thread, and this
- * thread takes the CPU they leave (docs/mail.md, "Figures": registrations' p99 with mail going).
+ * thread takes the CPU they leave (docs/mail.md, "Figures").
  */
 const MAIL_THREAD_NICE = 10;
 
