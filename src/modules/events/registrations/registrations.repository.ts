@@ -1,6 +1,6 @@
 /** SQL of registrations. */
-import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { actors } from '../../../kernel/auth/actors.table.ts';
+import { and, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { actorSearchText, actors } from '../../../kernel/auth/actors.table.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { likeContaining } from '../../../kernel/db/like.ts';
 import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
@@ -117,8 +117,8 @@ function filterValues(editionId: string, filter: RegistrationFilter): ListValues
 /**
  * The filters as one condition, with placeholders for their values (`filterValues`): its text
  * depends only on which filters are given (`shapeOf`), so each shape is built and prepared once
- * (`preparedQueries`). The search compares lowercased e-mail and name with a lowercased pattern, the
- * form the trigram indexes of the actor directory are built on (`actors.table.ts`). The statuses
+ * (`preparedQueries`). The search compares the lowercased e-mail and name (`actorSearchText`, the
+ * text the actor directory's trigram index is built on) with a lowercased pattern. The statuses
  * are one array parameter, however many are asked for.
  */
 function filterCondition(filter: RegistrationFilter): SQL {
@@ -134,12 +134,7 @@ function filterCondition(filter: RegistrationFilter): SQL {
       : filter.paid
         ? isNotNull(registrations.intent_id)
         : isNull(registrations.intent_id),
-    filter.q === undefined
-      ? undefined
-      : or(
-          sql`lower(${actors.email}) like lower(${value('pattern')})`,
-          sql`lower(${actors.name}) like lower(${value('pattern')})`,
-        ),
+    filter.q === undefined ? undefined : sql`${actorSearchText(actors)} like lower(${value('pattern')})`,
   ) as SQL;
 }
 
