@@ -30,6 +30,14 @@ export interface TemplateVariable {
   example: string | number;
 }
 
+/** A variable of a mail kind's template: what the lists of variables are written with. */
+export const templateVariable = (
+  name: string,
+  description: string,
+  example: string,
+  required = false,
+): TemplateVariable => ({ name, description, required, example });
+
 /** What one kind of template declares: its name (for messages) and its variables. */
 export interface TemplateCatalog {
   kind: string;

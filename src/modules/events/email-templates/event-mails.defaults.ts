@@ -7,7 +7,7 @@
  */
 
 import { mailLayout } from '../../../kernel/mail-templates/layout.ts';
-import type { TemplateVariable } from '../../../kernel/mail-templates/liquid.ts';
+import { type TemplateVariable, templateVariable } from '../../../kernel/mail-templates/liquid.ts';
 import type { DefaultTemplate } from '../../../kernel/mail-templates/overrides.service.ts';
 import type { Language } from '../../../kernel/pages/language.ts';
 import type { EventMailKind } from '../../mail/index.ts';
@@ -15,12 +15,7 @@ import type { EventMailKind } from '../../mail/index.ts';
 /** The content id of the badge's QR code in a registration's mail (an inline attachment). */
 export const BADGE_QR_CID = 'badge-qr';
 
-const v = (name: string, description: string, example: string, required = false): TemplateVariable => ({
-  name,
-  description,
-  required,
-  example,
-});
+const v = templateVariable;
 
 const RECIPIENT = v('recipient_name', 'The name of the person the mail is for', 'Ana Souza');
 const EVENT = v('event_name', 'The name of the event', 'Rust Conf');

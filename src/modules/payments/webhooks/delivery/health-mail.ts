@@ -10,7 +10,7 @@
  */
 import type { Database } from '../../../../kernel/db/client.ts';
 import { mailLayout } from '../../../../kernel/mail-templates/layout.ts';
-import type { TemplateVariable } from '../../../../kernel/mail-templates/liquid.ts';
+import { type TemplateVariable, templateVariable } from '../../../../kernel/mail-templates/liquid.ts';
 import type { Language } from '../../../../kernel/pages/language.ts';
 import { MailCannotBeWritten, type MailDraft, type MailRenderer } from '../../../mail/index.ts';
 import { findEndpointForMail } from '../endpoints/index.ts';
@@ -26,12 +26,7 @@ const BODY_SHOWN = 120;
 
 type Reason = 'paused' | 'gone' | 'retries_exhausted';
 
-const v = (name: string, description: string, example: string, required = false): TemplateVariable => ({
-  name,
-  description,
-  required,
-  example,
-});
+const v = templateVariable;
 
 const VARIABLES: TemplateVariable[] = [
   v(
