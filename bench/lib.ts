@@ -4,12 +4,13 @@
  * processes with relayed output, CPU figures from /proc, the load-average line, the table
  * printer, and the clean-up that runs at the end of a suite and on Ctrl-C.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -159,13 +160,60 @@ export function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 }
 
+let built = false;
+
 /**
- * Starts `node --import tsx <args>`; its output is relayed line by line with a prefix. Spawned by
- * test/processes.ts in a process group of its own that is SIGKILLed when this process exits, so an
- * interrupted or failed run leaves no service behind.
+ * `dist/<entry>.js`, built first if src/ changed since the last build (`scripts/build.mjs
+ * --if-stale`, what `npm start`'s prestart runs): the service and the worker are measured as
+ * production runs them, plain JavaScript. Run through tsx instead, each process pays for the
+ * loader (every module, and each mail thread's, compiled on start; the first seconds of a round
+ * then measure compilation) and for source-mapped stack traces on every error it creates.
+ */
+export function builtEntry(entry: 'main' | 'worker'): string {
+  if (process.env.BENCH_TSX === '1') return `src/${entry}.ts`;
+  if (!built) {
+    execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+    built = true;
+  }
+  return `dist/${entry}.js`;
+}
+
+/**
+ * A script of bench/ (`bench/x.ts`) compiled into one JavaScript file with what it imports from
+ * this repository (packages stay imports), for a child that a suite compares with the built
+ * service (`builtEntry`): both sides then run plain JavaScript, and neither pays for tsx. Written
+ * under node_modules/.cache, from where the packages resolve as from bench/. BENCH_TSX=1: the
+ * script itself, run through tsx like the service.
+ */
+export async function builtBenchScript(source: string): Promise<string> {
+  if (process.env.BENCH_TSX === '1') return source;
+  // tsx's own esbuild, as scripts/build.mjs uses it.
+  const require = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const outfile = join(ROOT, 'node_modules/.cache/convene-bench', `${basename(source, '.ts')}.mjs`);
+  await esbuild.build({
+    entryPoints: [join(ROOT, source)],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * Starts `node <args>`, through tsx unless the script is built JavaScript (`builtEntry`); its
+ * output is relayed line by line with a prefix. Spawned by test/processes.ts in a process group of
+ * its own that is SIGKILLed when this process exits, so an interrupted or failed run leaves no
+ * service behind.
  */
 export function startChild(name: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawnInGroup(process.execPath, ['--import', 'tsx', ...args], {
+  const script = args.find((arg) => !arg.startsWith('-')) ?? '';
+  const loader = /\.m?js$/.test(script) ? [] : ['--import', 'tsx'];
+  const child = spawnInGroup(process.execPath, [...loader, ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -278,7 +326,7 @@ export async function startService(
 ): Promise<ChildProcess> {
   const child = startChild(
     'service',
-    [...serviceArgs(), 'src/main.ts'],
+    [...serviceArgs(), builtEntry('main')],
     serviceEnv(databaseUrl, port, publicJwks, env),
   );
   await waitUntilAnswers(child, `http://127.0.0.1:${port}/ready`, 'service');

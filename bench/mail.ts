@@ -30,7 +30,7 @@
  *
  * Environment (all optional): BENCH_MAIL_COUNT (2000), BENCH_MAIL_ROUNDS (2 of each path), BENCH_MAIL_WARMUP (2000),
  * BENCH_MAIL_PHASES (`throughput,registrations`: steps 2–4 and step 5), BENCH_MAIL_RATE (50),
- * BENCH_MAIL_DURATION (20), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
+ * BENCH_MAIL_DURATION (20), BENCH_MAIL_WARMUP_S (8), and BENCH_DATABASE_URL, BENCH_DATABASE_NAME, BENCH_PORT as for the other suites.
  */
 import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -70,7 +70,14 @@ const settings = {
   count: positiveInteger('BENCH_MAIL_COUNT', 2000),
   rate: positiveInteger('BENCH_MAIL_RATE', 50),
   durationS: positiveInteger('BENCH_MAIL_DURATION', 20),
-  warmupS: 3,
+  /**
+   * Seconds of registrations before each round's measured ones, not counted (BENCH_MAIL_WARMUP_S):
+   * long enough that a service started with MAIL_URL has started its mail threads and compiled
+   * (JIT) the writing of a mail, 3–4 s of the threads' CPU at the bench's rate, as in a service
+   * that has been running. Shorter, a round's p99 measures that start instead of mail beside
+   * registrations.
+   */
+  warmupS: positiveInteger('BENCH_MAIL_WARMUP_S', 8),
   /** Rounds of each path in the throughput comparison (BENCH_MAIL_ROUNDS), alternated. */
   rounds: positiveInteger('BENCH_MAIL_ROUNDS', 2),
   /**

@@ -3,7 +3,7 @@
  * durable delivery pipeline on this design does, written small and honest, so that a ratio to it
  * measures Convene and not the machine. Two processes, as Convene's service and worker:
  *
- * - **api** (`node --import tsx bench/minimal-pipeline.ts api`): a bare Fastify route,
+ * - **api** (`node minimal-pipeline.mjs api`, this file compiled: `builtBenchScript`): a bare Fastify route,
  *   `POST /intents` (`wallet_id`, `amount_cents`), running one insert statement through `pg` (an
  *   event and one delivery per endpoint of the wallet, in one transaction) and answering 201
  *   `{data: {id}}` once it committed: every delivery is durable before the create answers.
@@ -31,7 +31,7 @@ import pg from 'pg';
 import { Agent } from 'undici';
 import { DEFAULT_CLAIM_INTERVAL_MS } from '../src/modules/payments/webhooks/delivery/delivery.pacing.ts';
 import { DEFAULT_BATCH_SIZE } from '../src/modules/payments/webhooks/delivery/delivery.worker.ts';
-import { startChild, waitUntilAnswers } from './lib.ts';
+import { builtBenchScript, startChild, waitUntilAnswers } from './lib.ts';
 
 /** Attempts in flight at once in the worker: Convene's default (`WEBHOOK_CONCURRENCY`). */
 const CONCURRENCY = 256;
@@ -98,7 +98,8 @@ const stop = (child: ChildProcess) =>
 /** Starts the api on `port` and one worker, both on `databaseUrl`. */
 export async function startMinimalPipeline(databaseUrl: string, port: number): Promise<MinimalPipeline> {
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: 'production' };
-  const file = 'bench/minimal-pipeline.ts';
+  // Plain JavaScript, as the service it is compared with runs (lib.ts, `builtBenchScript`).
+  const file = await builtBenchScript('bench/minimal-pipeline.ts');
   const api = startChild('minimal-api', [file, 'api'], env as Record<string, string>);
   const base = `http://127.0.0.1:${port}`;
   await waitUntilAnswers(api, `${base}/health`, 'minimal api');

@@ -42,6 +42,7 @@ import * as queue from '../src/modules/payments/webhooks/delivery/delivery-queue
 import { createOutbox } from '../src/modules/payments/webhooks/delivery/outbox.ts';
 import {
   beginSuite,
+  builtEntry,
   callApi,
   cleanUp,
   common,
@@ -179,7 +180,7 @@ const idOf = (text: string) => (JSON.parse(text) as { data: { id: string } }).da
 async function startWorkers(rig: Rig, n: number): Promise<void> {
   for (let index = 0; index < n; index++) {
     rig.workers.push(
-      startChild(`worker-${rig.workers.length + 1}`, [...serviceArgs(), 'src/worker.ts'], rig.env),
+      startChild(`worker-${rig.workers.length + 1}`, [...serviceArgs(), builtEntry('worker')], rig.env),
     );
   }
   await waitForListeners(rig.workers.length, rig.workers, settings.databaseName);

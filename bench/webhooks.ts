@@ -32,6 +32,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import {
   beginSuite,
+  builtEntry,
   cleanUp,
   common,
   cpuSeconds,
@@ -451,7 +452,7 @@ export async function runWebhooks(): Promise<number> {
     const workers = Array.from({ length: settings.workers }, (_, index) =>
       startChild(
         `worker-${index + 1}`,
-        [...serviceArgs(), 'src/worker.ts'],
+        [...serviceArgs(), builtEntry('worker')],
         serviceEnv(databaseUrl, servicePort, signer.publicJwks, env),
       ),
     );
