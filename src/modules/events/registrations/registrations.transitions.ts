@@ -239,9 +239,15 @@ export type OpenedRegistration = Omit<repo.NewRegistration, 'status' | 'status_r
  * Creates a registration by `name` in the caller's transaction: the row first (a concurrent
  * registration of the same person then waits on the unique index, and a cancellation of their
  * previous registration, which locks its row before the ticket type, cannot deadlock with it),
- * then `between` (the checkout's intent and hold job), then the seat last (its row lock is the one
- * every registration of the ticket type waits for, so it is held only from there to the commit),
- * then the badge. Undefined when no seat is free: the caller throws its 409, which rolls it all back.
+ * then `between` (the checkout's intent and hold job), then the badge, the announcement and the
+ * mail (the holder's own badge row, and new rows: a concurrent writer of the same badge is a
+ * registration or cancellation of the same person, which the registration row has already
+ * waited for), and the seat last. Its row lock is the one every registration of the ticket type
+ * waits for, held from there to the commit: one statement and the commit. Each round trip after
+ * it lengthened every registration's wait for the one before; under a steady load beside mail
+ * sending, the wait outgrew the time between two registrations, and seven or more waited on the
+ * lock for seconds (docs/mail.md, "Figures"). Undefined when no seat is free: the caller throws
+ * its 409, which rolls it all back.
  */
 export async function openRegistration(
   tx: Executor,
@@ -258,8 +264,8 @@ export async function openRegistration(
       typeof transition.reason === 'string' && transition.reason !== 'keep' ? transition.reason : null,
   });
   await between?.();
-  if (!(await applySeat(tx, transition.seat, row.ticket_type_id))) return undefined;
   await applyRest(tx, ports, transition, row);
+  if (!(await applySeat(tx, transition.seat, row.ticket_type_id))) return undefined;
   return row;
 }
 
