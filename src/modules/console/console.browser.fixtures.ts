@@ -126,6 +126,8 @@ export function consoleHelpers(world: () => ConsoleWorld) {
     await page.getByLabel('Account').fill(account);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/console`);
+    // The console reads the caller's events on arrival; a test that goes elsewhere next would abort it.
+    await settled(page);
   }
 
   /** axe-core's verdict, nothing wider than a 360 px phone, and the screenshots of the screen. */

@@ -164,7 +164,7 @@ describe('the organiser console in a browser', () => {
     await page.getByLabel('Language').selectOption('pt-BR');
     await page.getByRole('heading', { level: 1, name: 'Seus eventos' }).waitFor();
     // The document's language is set by an effect after the words change: waited for, not raced.
-    await page.waitForFunction("document.documentElement.lang === 'pt-BR'");
+    await page.locator('html[lang="pt-BR"]').waitFor({ state: 'attached' });
     await checkScreen(page, 'events-pt-BR');
 
     // What the API now holds is what the organiser typed.
