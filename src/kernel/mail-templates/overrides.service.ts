@@ -33,6 +33,11 @@ export interface OverrideRow {
   body: string;
 }
 
+/** Drafts mails of a family (`TemplateOverrides.drafter`), each owner's override of a kind read once. */
+export interface Drafter<K extends string> {
+  draft(ownerId: string, kind: K, language: Language, variables: Variables): Promise<TemplateDraft>;
+}
+
 /** The SQL of one family's overrides (one row per owner and kind), owned by the family's feature. */
 export interface OverrideStore {
   find(db: Executor, ownerId: string, kind: string): Promise<OverrideRow | undefined>;
@@ -141,15 +146,34 @@ export class TemplateOverrides<K extends string> {
    * The effective template of `kind` with `variables` (the sender's values) and the family's fixed
    * values: what renders the mail, in the mail thread (`renderDraft`).
    */
-  async draft(
+  draft(
     db: Executor,
     ownerId: string,
     kind: K,
     language: Language,
     variables: Variables,
   ): Promise<TemplateDraft> {
-    const template = await this.effectiveTemplate(db, ownerId, kind, language);
-    return { template, values: { ...variables, ...this.family.fixedValues?.(language) } };
+    return this.drafter(db).draft(ownerId, kind, language, variables);
+  }
+
+  /**
+   * `draft` for many mails in a row (one claim of them): each owner's override of a kind is read
+   * once and kept for the drafter's life, which a claim's few seconds are.
+   */
+  drafter(db: Executor): Drafter<K> {
+    const overrides = new Map<string, Promise<OverrideRow | undefined>>();
+    return {
+      draft: async (ownerId, kind, language, variables) => {
+        const key = `${ownerId} ${kind}`;
+        let override = overrides.get(key);
+        if (override === undefined) {
+          override = this.family.store.find(db, ownerId, kind);
+          overrides.set(key, override);
+        }
+        const template = this.effective(kind, language, await override);
+        return { template, values: { ...variables, ...this.family.fixedValues?.(language) } };
+      },
+    };
   }
 
   /** Renders the effective template of `kind` with `variables`, here and now. */

@@ -11,6 +11,7 @@ import { devMailboxRoutes } from './dev-mailbox/index.ts';
 
 export {
   type DraftAttachment,
+  DraftError,
   EVENT_MAIL_KINDS,
   type EventMailKind,
   findLogEntry,

@@ -216,12 +216,14 @@ function selectEmissionsWithEdition(db: Executor) {
 }
 
 /**
- * What a registration's confirmation mail shows, in one read: its badge, holder, edition, event and
- * ticket type (the mail is sent while registrations go on, so one statement rather than five).
+ * What the confirmation mails of some registrations show, in one read: each one's badge, holder,
+ * edition, event and ticket type. The mails are sent while registrations go on, so one prepared
+ * statement for a whole claim of mails rather than five per mail (docs/mail.md).
  */
-export async function findConfirmationFacts(db: Executor, registrationId: string) {
-  const rows = await db
+const confirmationFacts = preparedQuery((db) =>
+  db
     .select({
+      registration_id: badgeEmissions.registration_id,
       emission_id: badgeEmissions.id,
       holder_email: actors.email,
       holder_name: actors.name,
@@ -242,7 +244,19 @@ export async function findConfirmationFacts(db: Executor, registrationId: string
     .innerJoin(editions, eq(editions.id, registrations.edition_id))
     .innerJoin(events, eq(events.id, editions.event_id))
     .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
-    .where(eq(badgeEmissions.registration_id, registrationId))
-    .limit(1);
-  return rows[0];
+    // One array parameter, however many registrations: one statement text.
+    .where(sql`${badgeEmissions.registration_id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('confirmation_facts'),
+);
+
+export type ConfirmationFacts = Awaited<ReturnType<ReturnType<typeof confirmationFacts>['execute']>>[number];
+
+/** The confirmation facts of each registration that has a badge, by registration id. */
+export async function findConfirmationFacts(
+  db: Database,
+  registrationIds: readonly string[],
+): Promise<Map<string, ConfirmationFacts>> {
+  if (registrationIds.length === 0) return new Map();
+  const rows = await confirmationFacts(db).execute({ ids: `{${registrationIds.join(',')}}` });
+  return new Map(rows.map((row) => [row.registration_id ?? '', row]));
 }

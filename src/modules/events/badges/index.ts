@@ -6,6 +6,7 @@
  */
 export { type BadgeCodes, createBadgeCodes } from './badge-codes.ts';
 export {
+  type ConfirmationFacts,
   type EmissionView,
   findConfirmationFacts,
   findEditionNames,

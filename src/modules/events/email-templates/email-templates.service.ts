@@ -1,12 +1,10 @@
 /**
  * The mails an event sends to people (docs/mail.md) as a family of templates: built-in defaults in three
  * languages (event-mails.defaults.ts) and the overrides an event's owner and admins write. The features
- * that send a kind fill it here (`draftEventMail`), in the recipient's language.
+ * that send a kind fill it here (`eventMailDrafter`), in the recipient's language.
  */
 import type { Executor } from '../../../kernel/db/client.ts';
-import type { TemplateDraft, Variables } from '../../../kernel/mail-templates/liquid.ts';
 import { TemplateOverrides } from '../../../kernel/mail-templates/overrides.service.ts';
-import type { Language } from '../../../kernel/pages/language.ts';
 import { EVENT_MAIL_KINDS, type EventMailKind } from '../../mail/index.ts';
 import { requireEventRole } from '../events/index.ts';
 import { overrideStore } from './email-templates.repository.ts';
@@ -24,15 +22,11 @@ export const eventTemplates = new TemplateOverrides<EventMailKind>({
 });
 
 /**
- * The event's effective template of `kind` in `language` (a variable too, for overrides) with
- * `variables`: rendered by the mail module when the mail is written.
+ * Drafts event mails: the event's effective template of a kind in the recipient's language (a
+ * variable too, for overrides) with the sender's variables, rendered by the mail module when the
+ * mail is written. Each event's override of a kind is read once per drafter: make one per claim of
+ * mails (a claim's mails are mostly one event's).
  */
-export function draftEventMail(
-  db: Executor,
-  eventId: string,
-  kind: EventMailKind,
-  language: Language,
-  variables: Variables,
-): Promise<TemplateDraft> {
-  return eventTemplates.draft(db, eventId, kind, language, variables);
+export function eventMailDrafter(db: Executor) {
+  return eventTemplates.drafter(db);
 }

@@ -12,15 +12,21 @@ import type { Database } from '../../../kernel/db/client.ts';
 import { open } from '../../../kernel/secret-box.ts';
 import {
   type DraftAttachment,
+  DraftError,
   type EventMailKind,
   MailCannotBeWritten,
   type MailDraft,
   type MailRenderer,
   type OutboxMail,
 } from '../../mail/index.ts';
-import { type BadgeCodes, findConfirmationFacts, findEditionNames } from '../badges/index.ts';
+import {
+  type BadgeCodes,
+  type ConfirmationFacts,
+  findConfirmationFacts,
+  findEditionNames,
+} from '../badges/index.ts';
 import { type CertificateDocuments, findCertificate, verifyUrlOf } from '../certificates/index.ts';
-import { BADGE_QR_CID, draftEventMail, roleName } from '../email-templates/index.ts';
+import { BADGE_QR_CID, eventMailDrafter, roleName } from '../email-templates/index.ts';
 import { findEventWithRole } from '../events/index.ts';
 import { findInvitationForMail } from '../invitations/index.ts';
 import { formatDay, formatMoment, formatMoney, formatSpan } from '../page-messages.ts';
@@ -52,60 +58,105 @@ function idIn(mail: OutboxMail, key: string): string {
   return id;
 }
 
+/** A drafter of event mails (`eventMailDrafter`): one per claim of mails, or per mail. */
+type Drafter = ReturnType<typeof eventMailDrafter>;
+
 async function render(
   ctx: MailsContext,
   mail: OutboxMail,
   variables: Record<string, string>,
   attachments: DraftAttachment[] = [],
+  drafter: Drafter = eventMailDrafter(ctx.db),
 ): Promise<MailDraft> {
   // These renderers are registered for the events' kinds only (eventMailRenderers).
   const kind = mail.kind as EventMailKind;
-  const draft = await draftEventMail(ctx.db, mail.eventId ?? '', kind, mail.language, variables);
+  const draft = await drafter.draft(mail.eventId ?? '', kind, mail.language, variables);
   return { ...draft, attachments };
 }
 
-const registrationConfirmed =
-  (ctx: MailsContext): MailRenderer =>
-  async (mail) => {
-    const registrationId = idIn(mail, 'registration_id');
-    const facts = required(await findConfirmationFacts(ctx.db, registrationId), 'The badge');
-    const badgeUrl = ctx.badgeCodes.urlOf(facts.emission_id);
-    const venue = [facts.location_name, facts.location_description].filter(Boolean).join(', ');
-    const paid = facts.intent_id !== null && facts.price_cents > 0 && facts.currency !== null;
-    const attachments: DraftAttachment[] = [
-      { filename: 'badge-qr.png', contentType: 'image/png', qrCode: badgeUrl, cid: BADGE_QR_CID },
-      {
-        filename: 'event.ics',
-        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-        calendar: {
-          id: `${registrationId}@${new URL(ctx.publicBaseUrl).hostname}`,
-          summary: `${facts.edition_name} (${facts.event_name})`,
-          startsAt: facts.starts_at,
-          endsAt: facts.ends_at,
-          location: venue,
-          url: badgeUrl,
-          description: badgeUrl,
-        },
+/** One confirmation mail, from its registration's facts. */
+function confirmation(
+  ctx: MailsContext,
+  mail: OutboxMail,
+  registrationId: string,
+  facts: ConfirmationFacts,
+  drafter: Drafter,
+): Promise<MailDraft> {
+  const badgeUrl = ctx.badgeCodes.urlOf(facts.emission_id);
+  const venue = [facts.location_name, facts.location_description].filter(Boolean).join(', ');
+  const paid = facts.intent_id !== null && facts.price_cents > 0 && facts.currency !== null;
+  const attachments: DraftAttachment[] = [
+    { filename: 'badge-qr.png', contentType: 'image/png', qrCode: badgeUrl, cid: BADGE_QR_CID },
+    {
+      filename: 'event.ics',
+      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+      calendar: {
+        id: `${registrationId}@${new URL(ctx.publicBaseUrl).hostname}`,
+        summary: `${facts.edition_name} (${facts.event_name})`,
+        startsAt: facts.starts_at,
+        endsAt: facts.ends_at,
+        location: venue,
+        url: badgeUrl,
+        description: badgeUrl,
       },
-    ];
-    return render(
-      ctx,
-      mail,
-      {
-        recipient_name: facts.holder_name ?? facts.holder_email,
-        event_name: facts.event_name,
-        edition_name: facts.edition_name,
-        ticket_name: facts.ticket_name,
-        badge_url: badgeUrl,
-        dates: formatSpan(facts.starts_at, facts.ends_at, mail.language),
-        starts_at: formatMoment(facts.starts_at, mail.language),
-        venue,
-        amount: paid ? formatMoney(facts.price_cents, facts.currency ?? '', mail.language) : '',
-        payment_reference: paid ? (facts.intent_id ?? '') : '',
-      },
-      attachments,
+    },
+  ];
+  return render(
+    ctx,
+    mail,
+    {
+      recipient_name: facts.holder_name ?? facts.holder_email,
+      event_name: facts.event_name,
+      edition_name: facts.edition_name,
+      ticket_name: facts.ticket_name,
+      badge_url: badgeUrl,
+      dates: formatSpan(facts.starts_at, facts.ends_at, mail.language),
+      starts_at: formatMoment(facts.starts_at, mail.language),
+      venue,
+      amount: paid ? formatMoney(facts.price_cents, facts.currency ?? '', mail.language) : '',
+      payment_reference: paid ? (facts.intent_id ?? '') : '',
+    },
+    attachments,
+    drafter,
+  );
+}
+
+/**
+ * Confirmations are sent while registrations go on, one per registration: a claim's are drafted
+ * together, from one read of their facts and one of each event's override (docs/mail.md).
+ */
+const registrationConfirmed = (ctx: MailsContext): MailRenderer => {
+  const many = async (mails: OutboxMail[]): Promise<Array<MailDraft | DraftError>> => {
+    const ids = mails.map((mail) => mail.data.registration_id);
+    const facts = await findConfirmationFacts(
+      ctx.db,
+      ids.filter((id): id is string => typeof id === 'string' && UUID.test(id)),
+    );
+    const drafter = eventMailDrafter(ctx.db);
+    return Promise.all(
+      mails.map(async (mail) => {
+        try {
+          const registrationId = idIn(mail, 'registration_id');
+          return await confirmation(
+            ctx,
+            mail,
+            registrationId,
+            required(facts.get(registrationId), 'The badge'),
+            drafter,
+          );
+        } catch (error) {
+          return new DraftError(error);
+        }
+      }),
     );
   };
+  const one = async (mail: OutboxMail) => {
+    const [draft] = await many([mail]);
+    if (draft instanceof DraftError || draft === undefined) throw draft?.error;
+    return draft;
+  };
+  return Object.assign(one, { many });
+};
 
 /** The refund of a paid registration (full refunds only: the ticket's price is what went back). */
 const refundIssued =

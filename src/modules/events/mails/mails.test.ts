@@ -12,6 +12,7 @@ import { parseICS, type VEvent } from 'node-ical';
 import { expectOk } from '../../../../test/assertions.ts';
 import { decodeQrPng, pdfToText } from '../../../../test/pdf.ts';
 import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { outboxRow, queue } from '../../mail/mail.fixtures.ts';
 import { certificateFixtures } from '../certificates/certificates.fixtures.ts';
 import { useTeam } from '../events.fixtures.ts';
 import { PNG_DATA_URL } from '../signatures/signatures.fixtures.ts';
@@ -64,6 +65,63 @@ describe('the mails people get, through a real SMTP server', () => {
     const toSecond = (iso: string) => `${iso.slice(0, 19)}.000Z`;
     assert.equal(new Date(entries[0]!.start).toISOString(), toSecond(edition.starts_at));
     assert.equal(new Date(entries[0]!.end ?? 0).toISOString(), toSecond(edition.ends_at));
+  });
+
+  it('registration_confirmed, many in one claim: each to its own person, badge and language; a gone badge fails alone', async () => {
+    const { event, edition, general } = await certificates.setupAttendance({ startsIn: 24 });
+    const [dora, eli] = [
+      await t.actor('dora', { name: 'Dora Lima' }),
+      await t.actor('eli', { name: 'Eli Ruiz' }),
+    ];
+    const registered = await Promise.all(
+      [dora, eli].map(async (who) =>
+        expectOk<{ id: string }>(
+          await t.post(`/editions/${edition.id}/registrations`, {
+            token: who.token,
+            body: { ticket_type_id: general.id },
+          }),
+          201,
+        ),
+      ),
+    );
+    const firsts = await Promise.all([dora, eli].map((who) => mailTo(sink, who.email, /You are registered/)));
+    // Queued in one transaction, so one claim takes all three and drafts them together.
+    const confirmation = (to: string, language: 'es' | 'pt-BR', registrationId: string) => ({
+      kind: 'registration_confirmed' as const,
+      to,
+      language,
+      eventId: event.id,
+      data: { registration_id: registrationId },
+    });
+    const [, , goneId] = await queue(
+      { db: t.db, mailer: t.mailer },
+      confirmation(dora.email, 'es', registered[0]!.id),
+      confirmation(eli.email, 'pt-BR', registered[1]!.id),
+      confirmation('nobody@example.com', 'es', '0190aaaa-0000-7000-8000-000000000000'),
+    );
+    const again = [
+      await mailTo(sink, dora.email, /Inscripción confirmada/),
+      await mailTo(sink, eli.email, /Inscrição confirmada/),
+    ];
+    for (const [index, who] of [dora, eli].entries()) {
+      const mail = again[index]!;
+      assert.match(mail.text ?? '', new RegExp(who.name ?? ''));
+      const badgeOf = (sent: typeof mail) => linkIn(sent.html || '', t.baseUrl, '/b/');
+      assert.equal(badgeOf(mail), badgeOf(firsts[index]!), `${who.name}'s own badge`);
+      const qr = mail.attachments.find((file) => file.filename === 'badge-qr.png');
+      assert.equal(decodeQrPng(qr?.content ?? Buffer.alloc(0)), `${t.baseUrl}${badgeOf(mail)}`);
+    }
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const gone = await outboxRow(t.db, goneId ?? '');
+      if (gone.status === 'failed') {
+        assert.match(gone.last_error ?? '', /rendering failed: The badge of this mail no longer exists/);
+        assert.equal(gone.attempts, 0, 'never handed to the server');
+        break;
+      }
+      assert.ok(Date.now() < deadline, 'the mail with no badge fails');
+      await sleep(50);
+    }
   });
 
   it("signature_request: in the requester's language (es), its /sign link opens the page and signs", async () => {

@@ -17,7 +17,7 @@ export type {
   OutboxMail,
   RenderedMail,
 } from './mail.types.ts';
-export { MailCannotBeWritten } from './mail.types.ts';
+export { DraftError, MailCannotBeWritten } from './mail.types.ts';
 export {
   type AttemptOutcome,
   type ClaimedMail,

@@ -72,7 +72,20 @@ export interface OutboxMail {
   createdAt: Date;
 }
 
-export type MailRenderer = (mail: OutboxMail) => Promise<MailDraft>;
+/**
+ * What a mail of a kind says, read when it is sent. `many`, when a kind has it, drafts the mails of
+ * one claim together (their reads gathered into a few statements, where the single form reads per
+ * mail): it answers each mail's draft, or the error that kept that mail from being drafted, in the
+ * order given.
+ */
+export type MailRenderer = ((mail: OutboxMail) => Promise<MailDraft>) & {
+  many?: (mails: OutboxMail[]) => Promise<Array<MailDraft | DraftError>>;
+};
+
+/** A mail of a batch that `MailRenderer.many` could not draft, with why. */
+export class DraftError {
+  constructor(readonly error: unknown) {}
+}
 
 /**
  * Thrown by a renderer for a mail that can never be written (what it is about was deleted since it

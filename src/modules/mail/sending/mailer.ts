@@ -14,6 +14,7 @@ import type { JobRunner } from '../../../kernel/jobs/runner.ts';
 import { asBuffer, taskModule, WorkerPool } from '../../../kernel/workers/pool.ts';
 import {
   type ClaimedMail,
+  DraftError,
   MailCannotBeWritten,
   type MailDraft,
   type MailKind,
@@ -31,6 +32,9 @@ import {
   SendFailure,
   smtpTransport,
 } from './transport.ts';
+
+/** A kind's renderer of many mails at once. */
+type ManyRenderer = NonNullable<MailRenderer['many']>;
 
 /** Mails of a claim rendered at once. */
 const RENDER_CONCURRENCY = 4;
@@ -228,17 +232,45 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     claimId: string,
     done: (outcome: MailOutcome | null) => void,
   ): Promise<void> => {
-    // A few at a time: a renderer reads the database (the registration, the event's overrides),
-    // and fifty at once would hold the pool's connections from the requests being served meanwhile.
     const drafts: Array<MailDraft | MailOutcome> = [];
+    // A kind that drafts many at once reads for all its mails of the claim in a few statements.
+    const single: number[] = [];
+    const byKind = new Map<ManyRenderer, number[]>();
+    mails.forEach((mail, index) => {
+      const many = transport === undefined ? undefined : renderers.get(mail.kind)?.many;
+      if (many === undefined) {
+        single.push(index);
+        return;
+      }
+      const indexes = byKind.get(many) ?? [];
+      indexes.push(index);
+      byKind.set(many, indexes);
+    });
+    const draftKind = async (many: ManyRenderer, indexes: number[]) => {
+      await idle?.();
+      const answers = await many(indexes.map((index) => mails[index]!)).catch((error: unknown) =>
+        indexes.map(() => new DraftError(error)),
+      );
+      indexes.forEach((index, n) => {
+        const answer = answers[n] ?? new DraftError(new Error('the renderer answered no draft'));
+        drafts[index] =
+          answer instanceof DraftError ? renderingFailed(mails[index]!, claimId, answer.error) : answer;
+      });
+    };
+    // The others a few at a time: a renderer reads the database (the registration, the event's
+    // overrides), and fifty at once would hold the pool's connections from the requests meanwhile.
     let next = 0;
     const draftSome = async () => {
-      for (let index = next++; index < mails.length; index = next++) {
+      for (let at = next++; at < single.length; at = next++) {
+        const index = single[at]!;
         await idle?.();
         drafts[index] = await draftMail(mails[index]!, claimId);
       }
     };
-    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, draftSome));
+    await Promise.all([
+      ...[...byKind].map(([many, indexes]) => draftKind(many, indexes)),
+      ...Array.from({ length: RENDER_CONCURRENCY }, draftSome),
+    ]);
     const drafted: Array<{ mail: ClaimedMail; draft: MailDraft }> = [];
     mails.forEach((mail, index) => {
       const draft = drafts[index]!;
