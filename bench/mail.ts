@@ -102,6 +102,9 @@ async function waitForAccepted(accepted: () => number, count: number, what: stri
   }
 }
 
+/** A paced round's measurement, with how late the bench itself sent (bench/paced.ts). */
+type PacedMeasurement = RateMeasurement & { sendLagP99: number };
+
 /**
  * One registration per token at `settings.rate`/s, evenly spaced and open-loop (bench/paced.ts:
  * autocannon's rate sends each second's requests in a burst at its top, and the burst's queue, not
@@ -113,7 +116,7 @@ async function registerAtRate(
   path: string,
   ticketTypeId: string,
   tokens: string[],
-): Promise<RateMeasurement> {
+): Promise<PacedMeasurement> {
   const cpuBefore = cpuSeconds(service.pid);
   const body = JSON.stringify({ ticket_type_id: ticketTypeId });
   const result = await runPaced({
@@ -133,6 +136,7 @@ async function registerAtRate(
     non2xx,
     errors: result.errors,
     cpuPercent: ((cpuSeconds(service.pid) - cpuBefore) / (tokens.length / settings.rate)) * 100,
+    sendLagP99: Math.round(result.sendLagP99Ms),
   };
 }
 
@@ -146,7 +150,7 @@ async function registrations(
   signer: Signer,
   label: string,
   env: Record<string, string>,
-): Promise<RateMeasurement> {
+): Promise<PacedMeasurement> {
   const service = await startService(databaseUrl, port, signer.publicJwks, env);
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -347,7 +351,7 @@ async function withAndWithoutMail(databaseUrl: string, servicePort: number, sign
     // 5. Registrations with and without mail.
     logLoad('before the registrations');
     // Rounds alternated (off, on, on, off): a drift of the machine's load falls on both sides.
-    const rounds: { mail: boolean; measured: RateMeasurement }[] = [];
+    const rounds: { mail: boolean; measured: PacedMeasurement }[] = [];
     let acceptedDuring = 0;
     for (const [index, mail] of [false, true, true, false].entries()) {
       const accepted = sink.accepted();
@@ -362,6 +366,7 @@ async function withAndWithoutMail(databaseUrl: string, servicePort: number, sign
       `${m.p50} / ${m.p99} / ${m.max}`,
       `${m.non2xx} / ${m.errors}`,
       m.cpuPercent.toFixed(0),
+      String(m.sendLagP99),
     ];
     printTable(
       [
@@ -370,6 +375,7 @@ async function withAndWithoutMail(databaseUrl: string, servicePort: number, sign
         'p50 / p99 / max ms',
         'non-2xx / errors',
         'CPU %',
+        'bench late p99 ms',
       ],
       rounds.map(registrationRow),
     );

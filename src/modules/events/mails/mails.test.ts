@@ -214,3 +214,30 @@ describe('the mails people get, through a real SMTP server', () => {
     }
   });
 });
+
+describe('a registration wakes the mail sender', () => {
+  let sink: SmtpSink;
+  before(async () => {
+    sink = await startSmtpSink();
+  });
+  after(() => sink.close());
+  // The sender's own look comes a minute apart here: only the registration's wake-up sends at once.
+  const team = useTeam(() => ({ MAIL_URL: sink.url, JOBS_POLL_MS: '60000' }));
+  const { t } = team;
+  const certificates = certificateFixtures(() => team);
+
+  it('sends a free registration’s confirmation at once, not at the next poll', async () => {
+    const { edition, general } = await certificates.setupAttendance({ startsIn: 24 });
+    // After the app's first look, so that only a wake-up can find the mail.
+    await sleep(500);
+    const fay = await t.actor('fay', { name: 'Fay Ito' });
+    expectOk(
+      await t.post(`/editions/${edition.id}/registrations`, {
+        token: fay.token,
+        body: { ticket_type_id: general.id },
+      }),
+      201,
+    );
+    await mailTo(sink, fay.email, /You are registered/, 5_000);
+  });
+});

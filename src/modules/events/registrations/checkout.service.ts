@@ -14,6 +14,7 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { conflict } from '../../../kernel/http/errors.ts';
 import { scheduleJob } from '../../../kernel/jobs/jobs.repository.ts';
 import type { CheckoutRequest, PaymentsPort } from '../../../kernel/payments-port.ts';
+import type { Mailer } from '../../mail/index.ts';
 import type { EditionRow } from '../editions/index.ts';
 import { findPaymentLink } from '../payment-links/index.ts';
 import type { TicketTypeRow } from '../tickets/index.ts';
@@ -30,6 +31,8 @@ export interface CheckoutDeps {
   payments: PaymentsPort;
   /** The transitions' badge effect (badges/, wired in the module's index.ts). */
   participantBadges: ParticipantBadges;
+  /** Woken after a commit that queued a registration's mail (docs/mail.md, "Sending and retries"). */
+  mail: Pick<Mailer, 'wake'>;
 }
 
 /**
