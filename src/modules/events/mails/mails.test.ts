@@ -18,28 +18,45 @@ import { useTeam } from '../events.fixtures.ts';
 import { PNG_DATA_URL } from '../signatures/signatures.fixtures.ts';
 import { linkIn, mailTo } from './mails.fixtures.ts';
 
-describe('the mails people get, through a real SMTP server', () => {
-  let sink: SmtpSink;
+/** Call inside a `describe`: a local SMTP server, and a team whose app sends to it, its sender looking every `pollMs`. */
+function useMailTeam(pollMs: number) {
+  let sink: SmtpSink | undefined;
   before(async () => {
     sink = await startSmtpSink();
   });
-  after(() => sink.close());
-  const team = useTeam(() => ({ MAIL_URL: sink.url, JOBS_POLL_MS: '50' }));
+  after(() => sink?.close());
+  const team = useTeam(() => ({ MAIL_URL: sink?.url ?? '', JOBS_POLL_MS: String(pollMs) }));
+  const sinkOf = () => {
+    assert.ok(sink !== undefined, 'the SMTP server is up');
+    return sink;
+  };
+  /** `who` registers for the free `ticketTypeId`; answers the registration. */
+  const register = async (
+    editionId: string,
+    ticketTypeId: string,
+    who: { token: string },
+    headers: Record<string, string> = {},
+  ) =>
+    expectOk<{ id: string }>(
+      await team.t.post(`/editions/${editionId}/registrations`, {
+        token: who.token,
+        body: { ticket_type_id: ticketTypeId },
+        headers,
+      }),
+      201,
+    );
+  return { team, sink: sinkOf, register, certificates: certificateFixtures(() => team) };
+}
+
+describe('the mails people get, through a real SMTP server', () => {
+  const { team, sink, register, certificates } = useMailTeam(50);
   const { t, owner } = team;
-  const certificates = certificateFixtures(() => team);
 
   it('registration_confirmed: pt-BR, badge link and inline QR of it, an .ics at the start', async () => {
     const { edition, general } = await certificates.setupAttendance({ startsIn: 24 });
     const ana = await t.actor('ana', { name: 'Ana Souza' });
-    expectOk(
-      await t.post(`/editions/${edition.id}/registrations`, {
-        token: ana.token,
-        body: { ticket_type_id: general.id },
-        headers: { 'accept-language': 'pt-BR' },
-      }),
-      201,
-    );
-    const mail = await mailTo(sink, ana.email, /Inscrição confirmada/);
+    await register(edition.id, general.id, ana, { 'accept-language': 'pt-BR' });
+    const mail = await mailTo(sink(), ana.email, /Inscrição confirmada/);
     assert.match(mail.html || '', /<html lang="pt-BR"/);
     assert.match(mail.text ?? '', /Ana Souza/);
     assert.match(mail.messageId ?? '', /^<[0-9a-f-]{36}@/);
@@ -73,18 +90,10 @@ describe('the mails people get, through a real SMTP server', () => {
       await t.actor('dora', { name: 'Dora Lima' }),
       await t.actor('eli', { name: 'Eli Ruiz' }),
     ];
-    const registered = await Promise.all(
-      [dora, eli].map(async (who) =>
-        expectOk<{ id: string }>(
-          await t.post(`/editions/${edition.id}/registrations`, {
-            token: who.token,
-            body: { ticket_type_id: general.id },
-          }),
-          201,
-        ),
-      ),
+    const registered = await Promise.all([dora, eli].map((who) => register(edition.id, general.id, who)));
+    const firsts = await Promise.all(
+      [dora, eli].map((who) => mailTo(sink(), who.email, /You are registered/)),
     );
-    const firsts = await Promise.all([dora, eli].map((who) => mailTo(sink, who.email, /You are registered/)));
     // Queued in one transaction, so one claim takes all three and drafts them together.
     const confirmation = (to: string, language: 'es' | 'pt-BR', registrationId: string) => ({
       kind: 'registration_confirmed' as const,
@@ -100,8 +109,8 @@ describe('the mails people get, through a real SMTP server', () => {
       confirmation('nobody@example.com', 'es', '0190aaaa-0000-7000-8000-000000000000'),
     );
     const again = [
-      await mailTo(sink, dora.email, /Inscripción confirmada/),
-      await mailTo(sink, eli.email, /Inscrição confirmada/),
+      await mailTo(sink(), dora.email, /Inscripción confirmada/),
+      await mailTo(sink(), eli.email, /Inscrição confirmada/),
     ];
     for (const [index, name] of ['Dora Lima', 'Eli Ruiz'].entries()) {
       const mail = again[index]!;
@@ -135,7 +144,7 @@ describe('the mails people get, through a real SMTP server', () => {
       }),
       201,
     );
-    const mail = await mailTo(sink, email, /solicita tu firma/);
+    const mail = await mailTo(sink(), email, /solicita tu firma/);
     assert.match(mail.html || '', /<html lang="es"/);
     const signPath = linkIn(mail.html || '', t.baseUrl, '/sign?token=');
     assert.equal(new URLSearchParams(signPath.split('?')[1]).get('token'), request.token);
@@ -150,7 +159,7 @@ describe('the mails people get, through a real SMTP server', () => {
 
   it('certificate_issued: the PDF attached reads back, the verify link verifies', async () => {
     const { certificate, holder } = await certificates.certifiedAttendee('Bea Lima');
-    const mail = await mailTo(sink, holder.email, /Your certificate/);
+    const mail = await mailTo(sink(), holder.email, /Your certificate/);
     const pdf = mail.attachments.find((file) => file.contentType === 'application/pdf');
     assert.ok(pdf !== undefined, 'the PDF is attached');
     assert.equal(pdf.content.subarray(0, 5).toString(), '%PDF-');
@@ -170,7 +179,7 @@ describe('the mails people get, through a real SMTP server', () => {
       await t.post(`/events/${event.id}/invitations`, { token: owner.token, body: { email, role: 'staff' } }),
       201,
     );
-    const mail = await mailTo(sink, email, /invited you to/);
+    const mail = await mailTo(sink(), email, /invited you to/);
     assert.match(mail.text ?? '', /staff/);
     const signIn = linkIn(mail.html || '', t.baseUrl, '/auth/sign-in');
     assert.equal(new URLSearchParams(signIn.split('?')[1]).get('return_to'), '/me');
@@ -188,14 +197,8 @@ describe('the mails people get, through a real SMTP server', () => {
       }),
     );
     const cai = await t.actor('cai', { name: 'Cai Wen' });
-    expectOk(
-      await t.post(`/editions/${edition.id}/registrations`, {
-        token: cai.token,
-        body: { ticket_type_id: general.id },
-      }),
-      201,
-    );
-    const mail = await mailTo(sink, cai.email, /Ticket for Cai Wen/);
+    await register(edition.id, general.id, cai);
+    const mail = await mailTo(sink(), cai.email, /Ticket for Cai Wen/);
     assert.match(mail.text ?? '', /badge/);
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -216,28 +219,16 @@ describe('the mails people get, through a real SMTP server', () => {
 });
 
 describe('a registration wakes the mail sender', () => {
-  let sink: SmtpSink;
-  before(async () => {
-    sink = await startSmtpSink();
-  });
-  after(() => sink.close());
   // The sender's own look comes a minute apart here: only the registration's wake-up sends at once.
-  const team = useTeam(() => ({ MAIL_URL: sink.url, JOBS_POLL_MS: '60000' }));
+  const { team, sink, register, certificates } = useMailTeam(60_000);
   const { t } = team;
-  const certificates = certificateFixtures(() => team);
 
   it('sends a free registration’s confirmation at once, not at the next poll', async () => {
     const { edition, general } = await certificates.setupAttendance({ startsIn: 24 });
     // After the app's first look, so that only a wake-up can find the mail.
     await sleep(500);
     const fay = await t.actor('fay', { name: 'Fay Ito' });
-    expectOk(
-      await t.post(`/editions/${edition.id}/registrations`, {
-        token: fay.token,
-        body: { ticket_type_id: general.id },
-      }),
-      201,
-    );
-    await mailTo(sink, fay.email, /You are registered/, 5_000);
+    await register(edition.id, general.id, fay);
+    await mailTo(sink(), fay.email, /You are registered/, 5_000);
   });
 });
