@@ -95,6 +95,7 @@ export interface RegistrationFilter {
  */
 type ListValues = {
   edition_id: string;
+  user_id?: string;
   statuses?: string;
   ticket_type_id?: string;
   pattern?: string;
@@ -190,6 +191,26 @@ function selectListed(db: Executor, isCounted: boolean, condition: SQL) {
     .orderBy(desc(registrations.created_at), desc(registrations.id));
 }
 
+/**
+ * The counted listing as a member of the edition's event sees it: each row also carries the
+ * caller's role (`user_id`), and a caller who is no member of the live edition's event gets no
+ * rows (the edition's and the membership's rows join each listed row).
+ */
+function selectListedAsMember(db: Executor, condition: SQL) {
+  return db
+    .select({ ...listColumns, total: totalOver, role: eventMembers.role })
+    .from(registrations)
+    .innerJoin(actors, eq(actors.user_id, registrations.user_id))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, registrations.ticket_type_id))
+    .innerJoin(editions, and(eq(editions.id, registrations.edition_id), isNull(editions.deleted_at)))
+    .innerJoin(
+      eventMembers,
+      and(eq(eventMembers.event_id, editions.event_id), eq(eventMembers.user_id, sql.placeholder('user_id'))),
+    )
+    .where(condition)
+    .orderBy(desc(registrations.created_at), desc(registrations.id));
+}
+
 const withoutTotal = ({ total: _total, ...row }: RegistrationListRow & { total: number }) => row;
 
 /**
@@ -212,6 +233,13 @@ const pageStatement = preparedQueries((db, key) => {
     .offset(sql.placeholder('offset'))
     .prepare(`registrations_page_${counted}_${shape}`);
 });
+
+const memberPageStatement = preparedQueries((db, shape) =>
+  selectListedAsMember(db, filterCondition(filterOf(shape)))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`registrations_member_page_${shape}`),
+);
 
 const batchStatement = preparedQueries((db, key) => {
   const [position, shape] = key.split(' ') as [string, string];
@@ -258,6 +286,32 @@ export async function listRegistrations(
   // An empty page past the end carries no total: that one is counted apart.
   const total = rows[0]?.total ?? (window.offset === 0 ? 0 : await counted());
   return { items: rows.map(withoutTotal), total, page: window.page, limit: window.limit };
+}
+
+/**
+ * A search's page (`q` given) and the caller's role, in one statement, for a caller who is a member
+ * of the live edition's event: the role check and the page are one round trip where they were two
+ * (bench/README.md, "Organiser console"). Undefined when no row comes back: the caller is no
+ * member, or the page is empty; the caller then takes the general path (the role check, then
+ * `listRegistrations`), which tells those apart and counts an empty page's total.
+ */
+export async function searchRegistrationsAsMember(
+  db: Database,
+  editionId: string,
+  userId: string,
+  filter: RegistrationFilter & { q: string },
+  window: Window,
+): Promise<{ page: Page<RegistrationListRow>; role: EventRole } | undefined> {
+  const rows = await memberPageStatement(db, shapeOf(filter)).execute({
+    ...filterValues(editionId, filter),
+    user_id: userId,
+    limit: window.limit,
+    offset: window.offset,
+  });
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const items = rows.map(({ role: _role, ...row }) => withoutTotal(row));
+  return { page: { items, total: first.total, page: window.page, limit: window.limit }, role: first.role };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   listRegistrations as listRows,
   type RegistrationFilter,
   type RegistrationListRow,
+  searchRegistrationsAsMember,
 } from './registrations.repository.ts';
 import { csvLine } from './sales.csv.ts';
 import { countRegistrationsByTicketType, type TicketTypeCounts } from './sales.repository.ts';
@@ -80,8 +81,22 @@ export async function listRegistrations(
   filter: RegistrationFilter,
   window: Window,
 ) {
-  const { role } = await requireEditionRole(deps.db, editionId, actor, 'staff');
-  const page = await listRows(deps.db, editionId, filter, window);
+  // A search that finds rows is one statement with the role check (any member is staff or above).
+  const found =
+    filter.q === undefined
+      ? undefined
+      : await searchRegistrationsAsMember(
+          deps.db,
+          editionId,
+          actor.userId,
+          { ...filter, q: filter.q },
+          window,
+        );
+  const { role, page } = found ?? {
+    // No rows, or no search: the role check first (404, 403), then the page and its total.
+    role: (await requireEditionRole(deps.db, editionId, actor, 'staff')).role,
+    page: await listRows(deps.db, editionId, filter, window),
+  };
   const items = await withMoney(deps, page.items, isEventRole(role, 'admin'));
   return { ...page, items: items.map(serialize) };
 }

@@ -147,6 +147,23 @@ describe('sales', () => {
       assert.equal(beyond.body.pagination?.total, 2);
     });
 
+    it('answers a search as the listing does: the same rows and money, by role; refuses an outsider', async () => {
+      // A search that finds rows checks the caller's role in its own statement.
+      const all = expectOk(await list(''));
+      const searched = expectOk(await list('?q=souza'));
+      assert.equal(searched.length, 2);
+      assert.deepEqual(
+        searched,
+        all.filter((item) => searched.some((found) => found.id === item.id)),
+      );
+      const byStaff = expectOk(await list('?q=souza', bench().staff));
+      assert.deepEqual(ids(byStaff), ids(searched));
+      for (const item of byStaff) assert.equal(item.amount_cents, null, 'staff see no money');
+      // An outsider is refused as without a search, whether the search finds rows or not.
+      expectError(await list('?q=souza', bench().outsider), 403, 'FORBIDDEN');
+      expectError(await list('?q=nobody-at-all', bench().outsider), 403, 'FORBIDDEN');
+    });
+
     it('filters by one or more statuses, ticket type and paid or free, combined', async () => {
       assert.deepEqual(
         ids(expectOk(await list('?status=confirmed'))).sort(),
