@@ -137,7 +137,13 @@ describe('certificate documents', () => {
     const { edition, person } = await editionWithAttendee('Duarte Reis');
     await f.issueAndWait(edition.id);
     const certificate = await certificateOf(edition.id, person.id);
-    assert.deepEqual(await storedVersions(certificate.id), [], 'nothing is rendered at issuance');
+    // Issuance renders nothing itself. The certificate's mail attaches the same stored document, and
+    // the development mailbox may already have sent it (rendering the issued version) by now.
+    const atIssuance = await storedVersions(certificate.id);
+    assert.ok(
+      atIssuance.length === 0 || (atIssuance.length === 1 && atIssuance[0]?.version === 'issued'),
+      `nothing but the mail's rendering of the issued version (${JSON.stringify(atIssuance)})`,
+    );
 
     // Concurrent first requests: one document, the same bytes for all.
     const firsts = await Promise.all([
