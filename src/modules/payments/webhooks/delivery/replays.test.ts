@@ -206,10 +206,16 @@ describe('replaying webhook deliveries', () => {
       return ids.size === 5 ? true : undefined;
     }, 'the five real events received again');
     const rows = await deliveriesOf(endpoint.id);
-    await eventually(async () => {
-      const now = await deliveriesOf(endpoint.id);
-      return now.every((d) => d.status === 'delivered') ? true : undefined;
-    }, 'every delivery delivered');
+    // 450 sends to one endpoint, a few at a time (its concurrency cap): about 10 s on the embedded
+    // database of a busy CI machine, where the default 10 s wait ran out once. A minute for them.
+    await eventually(
+      async () => {
+        const now = await deliveriesOf(endpoint.id);
+        return now.every((d) => d.status === 'delivered') ? true : undefined;
+      },
+      'every delivery delivered',
+      60_000,
+    );
     const attempts = await attemptsOf(rows.map((d) => d.id));
     // One failed attempt each for the five real ones, then one replayed attempt for all 450.
     assert.equal(attempts.length, 5 + 450);
