@@ -114,8 +114,11 @@ describe('webhook endpoint health mails', () => {
     assert.equal(first.health_mail_reason, 'paused');
     assert.ok(first.health_mailed_at !== null);
 
-    // It recovers (the probe after the pause succeeds: the breaker closes), then fails again.
+    // It recovers (the probe after the pause succeeds: the breaker closes), then fails again. The
+    // three deliveries may have used up their retries on probes while the mail was on its way (a
+    // second, when the mail threads start), leaving nothing to probe: a new event's delivery does.
     isDown = false;
+    await events(1);
     await eventually(async () => {
       const row = await endpointRow(endpoint.id);
       return row.breaker_trips === 0 && row.paused_until === null ? true : undefined;
