@@ -301,7 +301,7 @@ async function throughput(databaseUrl: string, servicePort: number, signer: Sign
       rounds.map((round, index) => [
         String(index + 1),
         round.path === 'the outbox'
-          ? 'the outbox (batches of 50, same pool; the sending process)'
+          ? 'the outbox (batches of 50, 10 connections from its threads; the sending process)'
           : 'nodemailer alone (pooled, 10 connections; with the server)',
         String(settings.count),
         round.seconds.toFixed(2),

@@ -61,6 +61,11 @@ export interface WorkerPoolOptions {
   tasks: URL;
   threads: number;
   maxQueue: number;
+  /**
+   * Tasks one thread runs at once (default 1). More only for tasks that mostly wait (the mail
+   * threads' SMTP sends): a thread waiting on a server would otherwise hold its turn meanwhile.
+   */
+  tasksPerThread?: number;
 }
 
 /**
@@ -70,7 +75,8 @@ export interface WorkerPoolOptions {
  */
 const shared = new Map<string, Piscina>();
 
-const keyOf = (options: WorkerPoolOptions) => `${options.tasks.href} ${options.threads} ${options.maxQueue}`;
+const keyOf = (options: WorkerPoolOptions) =>
+  `${options.tasks.href} ${options.threads} ${options.maxQueue} ${options.tasksPerThread ?? 1}`;
 
 function sharedPiscina(options: WorkerPoolOptions): Piscina {
   const key = keyOf(options);
@@ -82,6 +88,7 @@ function sharedPiscina(options: WorkerPoolOptions): Piscina {
       minThreads: 0,
       maxThreads: options.threads,
       maxQueue: options.maxQueue,
+      concurrentTasksPerWorker: options.tasksPerThread ?? 1,
       idleTimeout: IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });

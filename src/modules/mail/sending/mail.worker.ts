@@ -3,7 +3,8 @@
  * the draft its renderer answered. Rendering the Liquid template, deriving the text part, drawing
  * the QR code and the calendar file, and building the MIME message together cost several
  * milliseconds of CPU per mail; on the event loop, a burst of confirmations held every request
- * arriving meanwhile (docs/mail.md, "Figures"). Plain data in and out; no I/O.
+ * arriving meanwhile (docs/mail.md, "Figures"). And sending what was written through SMTP
+ * (`sendMails`, smtp.ts), for the same reason. Plain data in and out.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -95,6 +96,8 @@ export async function writeMail({ draft, envelope }: WriteMailInput): Promise<Wr
 export function writeMails(inputs: WriteMailInput[]): Promise<Array<WrittenMail | { error: unknown }>> {
   return Promise.all(inputs.map((input) => writeMail(input).catch((error: unknown) => ({ error }))));
 }
+
+export { sendMails } from './smtp.ts';
 
 /** Nothing: run once to load a thread before the first mail needs it (mailer.ts, `start`). */
 export function ready(_: null): true {

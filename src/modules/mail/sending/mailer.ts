@@ -25,13 +25,8 @@ import {
 import type * as MailTasks from './mail.worker.ts';
 import type { WrittenMail } from './mail.worker.ts';
 import { MailSender } from './sender.ts';
-import {
-  devMailboxTransport,
-  type MailTransport,
-  redactMailUrl,
-  SendFailure,
-  smtpTransport,
-} from './transport.ts';
+import { type Acceptance, SendFailure } from './smtp.ts';
+import { devMailboxTransport, type MailTransport, redactMailUrl, smtpTransport } from './transport.ts';
 
 /** A kind's renderer of many mails at once. */
 type ManyRenderer = NonNullable<MailRenderer['many']>;
@@ -39,15 +34,24 @@ type ManyRenderer = NonNullable<MailRenderer['many']>;
 /** Mails of a claim rendered at once. */
 const RENDER_CONCURRENCY = 4;
 /**
- * Mails written per task of a mail thread: a task's round trip (copying the drafts in and the
- * messages out) costs about what writing a small mail does.
+ * Mails written, or sent, per task of a mail thread: a task's round trip (copying the drafts in and
+ * the messages out) costs about what writing a small mail does.
  */
-const WRITE_CHUNK = 10;
+const CHUNK = 10;
 /**
  * Tasks waiting for a mail thread, at most: never reached, since a process has two claims of mails
- * in hand at most (sender.ts), ten tasks.
+ * in hand at most (sender.ts), ten tasks that write and ten that send.
  */
-const WRITE_QUEUE = 64;
+const TASK_QUEUE = 64;
+/**
+ * Tasks a mail thread runs at once: a task that sends mostly waits for the server's answers, and
+ * meanwhile the thread writes the next mails or sends others.
+ */
+const TASKS_PER_THREAD = 8;
+
+/** `items` in chunks of CHUNK: a task's share. */
+const chunked = <T>(items: T[]): T[][] =>
+  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, n) => items.slice(n * CHUNK, (n + 1) * CHUNK));
 
 /** The mail service one app owns. */
 export interface Mailer {
@@ -87,11 +91,12 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
   const threads = new WorkerPool<typeof MailTasks>({
     tasks: taskModule('./mail.worker.ts', import.meta.url),
     threads: settings.threads,
-    maxQueue: WRITE_QUEUE,
+    maxQueue: TASK_QUEUE,
+    tasksPerThread: TASKS_PER_THREAD,
   });
   let transport: MailTransport | undefined;
   if (settings.mode === 'smtp' && settings.url !== undefined) {
-    transport = smtpTransport(settings.url);
+    transport = smtpTransport(settings.url, threads, settings.threads);
     log.info({ mail_url: redactMailUrl(settings.url) }, 'mail: sending through SMTP');
   } else if (settings.mode === 'dev-mailbox') {
     transport = devMailboxTransport(db);
@@ -148,7 +153,7 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
   };
 
   /**
-   * Writes drafts out in the mail threads, WRITE_CHUNK per task (and builds each message when it
+   * Writes drafts out in the mail threads, CHUNK per task (and builds each message when it
    * goes through SMTP): each mail answers its parts, or the outcome of its failed rendering.
    */
   const writeMails = async (
@@ -162,8 +167,7 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
         : null,
     }));
     const chunks = await Promise.all(
-      Array.from({ length: Math.ceil(inputs.length / WRITE_CHUNK) }, (_, n) => {
-        const chunk = inputs.slice(n * WRITE_CHUNK, (n + 1) * WRITE_CHUNK);
+      chunked(inputs).map((chunk) => {
         // The thread itself failing (out of memory, the pool closing) fails the chunk's mails.
         return threads.run('writeMails', chunk).catch((error: unknown) => chunk.map(() => ({ error })));
       }),
@@ -179,53 +183,35 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     });
   };
 
-  /** Hands one started mail to the transport and answers the outcome of its attempt. */
-  const sendMail = async (
-    mail: ClaimedMail,
-    claimId: string,
-    rendered: WrittenMail,
-    send: MailTransport,
-  ): Promise<MailOutcome> => {
+  /** The outcome of a started mail's attempt from the transport's answer. */
+  const attempted = (mail: ClaimedMail, claimId: string, answer: Acceptance | SendFailure): MailOutcome => {
     const number = mail.attempts + 1;
-    try {
-      const accepted = await send.send({
-        ...rendered,
-        raw: rendered.raw === null ? null : asBuffer(rendered.raw),
-        from: settings.from,
-        to: mail.to,
-        messageId: messageIdOf(mail.id),
-        emailId: mail.id,
-      });
-      const attempt = { outcome: 'accepted' as const, number, ...accepted };
+    if (!(answer instanceof SendFailure)) {
+      const attempt = { outcome: 'accepted' as const, number, ...answer };
       return { id: mail.id, claimId, attempt, status: 'sent', lastError: null, retryInSeconds: null };
-    } catch (error) {
-      // Anything but a SendFailure (the development mailbox's write) is worth another try too.
-      const failure =
-        error instanceof SendFailure
-          ? error
-          : new SendFailure('temporary', null, error instanceof Error ? error.message : String(error));
-      const seconds = failure.outcome === 'permanent' ? null : retryIn(mail, mail.claims);
-      log.warn(
-        { email_id: mail.id, attempt: number, outcome: failure.outcome, smtp_code: failure.smtpCode },
-        seconds === null ? 'mail: sending failed for good' : 'mail: sending failed; retrying',
-      );
-      return {
-        id: mail.id,
-        claimId,
-        attempt: { outcome: failure.outcome, smtpCode: failure.smtpCode, response: failure.message, number },
-        status: seconds === null ? 'failed' : 'queued',
-        lastError:
-          failure.outcome === 'temporary' && seconds === null
-            ? `gave up after ${settings.retryForSeconds} s: ${failure.message}`
-            : failure.message,
-        retryInSeconds: seconds,
-      };
     }
+    const seconds = answer.outcome === 'permanent' ? null : retryIn(mail, mail.claims);
+    log.warn(
+      { email_id: mail.id, attempt: number, outcome: answer.outcome, smtp_code: answer.smtpCode },
+      seconds === null ? 'mail: sending failed for good' : 'mail: sending failed; retrying',
+    );
+    return {
+      id: mail.id,
+      claimId,
+      attempt: { outcome: answer.outcome, smtpCode: answer.smtpCode, response: answer.message, number },
+      status: seconds === null ? 'failed' : 'queued',
+      lastError:
+        answer.outcome === 'temporary' && seconds === null
+          ? `gave up after ${settings.retryForSeconds} s: ${answer.message}`
+          : answer.message,
+      retryInSeconds: seconds,
+    };
   };
 
   /**
    * One claim: renders its mails, records the start of their attempts in one statement, then sends
-   * them at once through the pool, each outcome passed on as soon as the server answered.
+   * them at once, CHUNK per task of the mail threads, each chunk's outcomes passed on as soon as
+   * the server answered its last.
    */
   const handle = async (
     mails: ClaimedMail[],
@@ -293,13 +279,27 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
         messageId: messageIdOf(mail.id),
       })),
     );
+    const held = ready.filter(({ mail }) => {
+      // A mail no longer held by this claim (its lease ran out meanwhile) is another's to send.
+      if (!started.has(mail.id)) done(null);
+      return started.has(mail.id);
+    });
     const send = transport;
     await Promise.all(
-      ready.map(async ({ mail, message }) => {
-        // A mail no longer held by this claim (its lease ran out meanwhile) is another's to send.
-        if (!started.has(mail.id)) return done(null);
+      chunked(held).map(async (chunk) => {
         await idle?.();
-        done(await sendMail(mail, claimId, message, send));
+        const answers = await send.sendAll(
+          chunk.map(({ mail, message }) => ({
+            ...message,
+            from: settings.from,
+            to: mail.to,
+            messageId: messageIdOf(mail.id),
+            emailId: mail.id,
+          })),
+        );
+        chunk.forEach(({ mail }, index) => {
+          done(attempted(mail, claimId, answers[index]!));
+        });
       }),
     );
   };
@@ -332,7 +332,6 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     async close() {
       await sender.stop();
       await threads.close();
-      transport?.close();
     },
   };
 }

@@ -1,14 +1,14 @@
 /**
- * How a rendered mail leaves the service (docs/mail.md): through SMTP with one pooled nodemailer
- * transport per process, or into the development mailbox. Each send answers the server's
- * acceptance or throws a `SendFailure` that says whether trying again may help: SMTP 4xx answers,
- * connection errors and timeouts are temporary; 5xx answers and a message the transport refuses
- * to build are permanent.
+ * How a rendered mail leaves the service (docs/mail.md): through SMTP, streamed from the mail
+ * threads that wrote it (smtp.ts), or into the development mailbox. Each mail answers the server's
+ * acceptance or a `SendFailure` that says whether trying again may help.
  */
-import nodemailer from 'nodemailer';
 import type { Database } from '../../../kernel/db/client.ts';
+import type { WorkerPool } from '../../../kernel/workers/pool.ts';
 import { keepMessage } from '../dev-mailbox/index.ts';
 import type { MailAttachment } from '../outbox/index.ts';
+import type * as MailTasks from './mail.worker.ts';
+import { type Acceptance, MAX_CONNECTIONS, type RawMessage, SendFailure } from './smtp.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -18,48 +18,25 @@ export interface OutgoingMail {
   text: string;
   attachments: MailAttachment[];
   /** The message built from the above (mail.worker.ts), when the transport `sendsRaw`. */
-  raw: Buffer | null;
+  raw: Uint8Array | null;
   /** `<id@host>`: the same on every attempt of one outbox mail. */
   messageId: string;
   emailId: string;
 }
 
-export interface Acceptance {
-  smtpCode: number | null;
-  response: string;
-}
-
-export class SendFailure extends Error {
-  constructor(
-    readonly outcome: 'temporary' | 'permanent',
-    readonly smtpCode: number | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SendFailure';
-  }
-}
-
 export interface MailTransport {
   /** Sends the message as built in a mail thread (SMTP), rather than its parts. */
   readonly sendsRaw: boolean;
-  send(mail: OutgoingMail): Promise<Acceptance>;
-  close(): void;
+  /** Sends each mail, at once; each answers its acceptance or its failure, in order. */
+  sendAll(mails: OutgoingMail[]): Promise<Array<Acceptance | SendFailure>>;
 }
 
-/**
- * Timeouts that end an attempt well inside the sender's lease (60 s by default, JOBS_LEASE_MS): a
- * process still waiting on a server when its claim ran out would let another process send the same
- * mail meanwhile.
- */
-const CONNECTION_TIMEOUT_MS = 10_000;
-const GREETING_TIMEOUT_MS = 10_000;
-const SOCKET_TIMEOUT_MS = 20_000;
-/** Connections the pool keeps open to the server; the mails of a claim wait their turn for one. */
-const MAX_CONNECTIONS = 10;
-
-/** Errors nodemailer raises before a server had its say that no retry can mend. */
-const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE']);
+const asFailure = (error: unknown): SendFailure =>
+  // Anything but a SendFailure (a thread that died, the development mailbox's write) is worth
+  // another try.
+  error instanceof SendFailure
+    ? error
+    : new SendFailure('temporary', null, error instanceof Error ? error.message : String(error));
 
 /** `MAIL_URL` with its password replaced, for logs. */
 export function redactMailUrl(url: string): string {
@@ -72,60 +49,46 @@ export function redactMailUrl(url: string): string {
   }
 }
 
-export function classifySendError(error: unknown): SendFailure {
-  const { responseCode, code, message, response } = error as {
-    responseCode?: number;
-    code?: string;
-    message?: string;
-    response?: string;
-  };
-  const text = (response ?? message ?? String(error)).trim();
-  if (typeof responseCode === 'number' && responseCode >= 400 && responseCode < 600) {
-    return new SendFailure(responseCode >= 500 ? 'permanent' : 'temporary', responseCode, text);
-  }
-  const permanent = code !== undefined && PERMANENT_CODES.has(code);
-  return new SendFailure(permanent ? 'permanent' : 'temporary', null, code ? `${code}: ${text}` : text);
-}
-
-export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url,
-    pool: true,
-    maxConnections: MAX_CONNECTIONS,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    greetingTimeout: GREETING_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
-  });
+/**
+ * SMTP to `url` from the mail threads (`threads`, `threadCount` of them): each call is one task,
+ * whose thread streams its messages through that thread's pooled transport (smtp.ts).
+ */
+export function smtpTransport(
+  url: string,
+  threads: WorkerPool<typeof MailTasks>,
+  threadCount: number,
+): MailTransport {
+  const maxConnections = Math.max(1, Math.floor(MAX_CONNECTIONS / threadCount));
   return {
     sendsRaw: true,
-    async send(mail) {
-      if (mail.raw === null) throw new SendFailure('permanent', null, 'the message was not built');
+    async sendAll(mails) {
+      const messages: RawMessage[] = [];
+      for (const { from, to, messageId, raw } of mails) {
+        if (raw === null)
+          return mails.map(() => new SendFailure('permanent', null, 'the message was not built'));
+        messages.push({ from, to, messageId, raw });
+      }
       try {
-        // Built in a mail thread, headers and all: nodemailer only streams it to the server.
-        const info = await transporter.sendMail({
-          envelope: { from: mail.from, to: [mail.to] },
-          messageId: mail.messageId,
-          raw: mail.raw,
-        });
-        const response = String(info.response ?? '');
-        const code = Number(/^(\d{3})/.exec(response)?.[1]);
-        return { smtpCode: Number.isFinite(code) ? code : null, response };
+        const answers = await threads.run('sendMails', { url, maxConnections, messages });
+        return answers.map((answer) =>
+          'accepted' in answer ? answer.accepted : SendFailure.from(answer.failed),
+        );
       } catch (error) {
-        throw classifySendError(error);
+        return mails.map(() => asFailure(error));
       }
     },
-    close: () => transporter.close(),
   };
 }
 
 /** Keeps the rendered mail in the development mailbox, where `/dev/mail` shows it. */
 export function devMailboxTransport(db: Database): MailTransport {
-  return {
-    sendsRaw: false,
-    async send(mail) {
+  const keep = async (mail: OutgoingMail): Promise<Acceptance | SendFailure> => {
+    try {
       await keepMessage(db, mail.emailId, mail);
       return { smtpCode: null, response: 'kept in the development mailbox (/dev/mail)' };
-    },
-    close: () => {},
+    } catch (error) {
+      return asFailure(error);
+    }
   };
+  return { sendsRaw: false, sendAll: (mails) => Promise.all(mails.map(keep)) };
 }
