@@ -70,6 +70,8 @@ export const badgeEmissions = pgTable(
   (table) => [
     uniqueIndex('badge_emissions_holder_unique').on(table.edition_id, table.user_id, table.origin),
     index('badge_emissions_user_idx').on(table.user_id),
+    // A registration's badge: found by its registration (the confirmation mail, a refund's revoke).
+    index('badge_emissions_registration_idx').on(table.registration_id),
     check('badge_emissions_origin_check', sql`${table.origin} in ('participant', 'staff')`),
     check('badge_emissions_status_check', sql`${table.status} in ('active', 'revoked')`),
   ],
