@@ -4,7 +4,7 @@ import { actorSearchText, actors } from '../../../kernel/auth/actors.table.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';
 import { likeContaining } from '../../../kernel/db/like.ts';
 import { countAll, totalOver, type Window } from '../../../kernel/db/paging.ts';
-import { preparedQueries } from '../../../kernel/db/prepared.ts';
+import { isTransaction, preparedQueries, preparedQuery } from '../../../kernel/db/prepared.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
 import { editions } from '../editions/index.ts';
@@ -24,24 +24,32 @@ export async function insertRegistration(db: Executor, values: NewRegistration):
   return row!;
 }
 
+function selectActiveRegistration(db: Executor) {
+  return db
+    .select()
+    .from(registrations)
+    .where(
+      and(
+        eq(registrations.edition_id, sql.placeholder('edition_id')),
+        eq(registrations.user_id, sql.placeholder('user_id')),
+        inArray(registrations.status, [...ACTIVE_REGISTRATION_STATUSES]),
+      ),
+    )
+    .limit(1);
+}
+
+/** Every registration looks for the person's active one first: prepared once, outside a transaction. */
+const activeRegistration = preparedQuery((db) => selectActiveRegistration(db).prepare('active_registration'));
+
 /** The person's active registration in the edition (pending payment or confirmed), if any. */
 export async function findActiveRegistration(
   db: Executor,
   editionId: string,
   userId: string,
 ): Promise<RegistrationRow | undefined> {
-  const rows = await db
-    .select()
-    .from(registrations)
-    .where(
-      and(
-        eq(registrations.edition_id, editionId),
-        eq(registrations.user_id, userId),
-        inArray(registrations.status, [...ACTIVE_REGISTRATION_STATUSES]),
-      ),
-    )
-    .limit(1);
-  return rows[0];
+  const query = isTransaction(db) ? selectActiveRegistration(db) : activeRegistration(db);
+  const [row] = await query.execute({ edition_id: editionId, user_id: userId });
+  return row;
 }
 
 /**

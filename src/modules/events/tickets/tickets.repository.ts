@@ -2,6 +2,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
+import { isTransaction, preparedQuery } from '../../../kernel/db/prepared.ts';
 import { type TicketTypeRow, ticketTypes } from './tickets.table.ts';
 
 export type NewTicketType = typeof ticketTypes.$inferInsert;
@@ -11,8 +12,20 @@ export async function insertTicketType(db: Executor, values: NewTicketType): Pro
   return row!;
 }
 
+function selectTicketType(db: Executor) {
+  return db
+    .select()
+    .from(ticketTypes)
+    .where(eq(ticketTypes.id, sql.placeholder('id')))
+    .limit(1);
+}
+
+/** Every registration reads its ticket type first: prepared once, outside a transaction. */
+const ticketTypeById = preparedQuery((db) => selectTicketType(db).prepare('ticket_type_by_id'));
+
 export async function findTicketType(db: Executor, id: string): Promise<TicketTypeRow | undefined> {
-  const rows = await db.select().from(ticketTypes).where(eq(ticketTypes.id, id)).limit(1);
+  const query = isTransaction(db) ? selectTicketType(db) : ticketTypeById(db);
+  const rows = await query.execute({ id });
   return rows[0];
 }
 
