@@ -7,7 +7,7 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../kernel/db/client.ts';
 import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { countAll, pageOf, type Window } from '../../../kernel/db/paging.ts';
-import { queryRows } from '../../../kernel/db/raw.ts';
+import { queryRows, queryRowsPrepared } from '../../../kernel/db/raw.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
 import { leaseDue } from '../../../kernel/jobs/lease.ts';
 import type {
@@ -124,10 +124,15 @@ export async function claimDueMails(
   }));
 }
 
-/** Seconds until the next queued mail is due (or its lease ends); null when none is queued. */
+/**
+ * Seconds until the next queued mail is due (or its lease ends); null when none is queued. Asked
+ * after every claim: prepared, it is planned once per connection (it has no parameters, so its one
+ * plan is the one each call would get).
+ */
 export async function secondsToNextMail(db: Executor): Promise<number | null> {
-  const [row] = await queryRows<{ seconds: number | null }>(
+  const [row] = await queryRowsPrepared<{ seconds: number | null }>(
     db,
+    'mail_seconds_to_next',
     sql`select extract(epoch from (min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at)))
           - now()))::float8 as seconds
         from emails where status = 'queued'`,
