@@ -85,7 +85,7 @@ export interface Config {
     retryForSeconds: number;
     /**
      * `MAIL_THREADS` (an addition of this service; default 2, 1..64): the worker threads that write
-     * mail out, at most; they run at a lower priority than requests (sending/mail.worker.ts), so the
+     * mail out and send it through SMTP, at most; they run at a lower priority than requests (sending/mail.worker.ts), so the
      * second takes a burst's spare CPU, not the requests'.
      */
     threads: number;
