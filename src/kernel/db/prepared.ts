@@ -1,7 +1,12 @@
 /**
  * Prepared statements for hot reads. Drizzle otherwise rebuilds the SQL text on every call and the
  * server parses and plans it every time; a named prepared statement is built once per database
- * handle (cached here) and planned once per connection (pg caches it by name).
+ * handle (cached here) and parsed once per connection (pg caches it by name).
+ *
+ * Planned once, too, only if the server keeps its generic plan: after five runs planned with their
+ * values, it does so when the generic plan's estimate is no worse than theirs. A statement whose
+ * estimate hangs on a value (a search pattern) is planned at every run unless that value reaches it
+ * through a sub-select (the registrations' search, bench/README.md, "Organiser console").
  */
 import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';

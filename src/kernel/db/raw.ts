@@ -18,8 +18,9 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
 const dialect = new PgDialect();
 
 /**
- * `queryRows` as a named prepared statement on a server: parsed and planned once per connection
- * instead of on every call, which matters for a hot, many-part statement. `name` must always go
+ * `queryRows` as a named prepared statement on a server: parsed once per connection instead of on
+ * every call, and planned once when the server keeps its generic plan (prepared.ts), which matters
+ * for a hot, many-part statement. `name` must always go
  * with the same SQL text. Embedded (and inside a transaction) it is a plain `queryRows`.
  */
 export async function queryRowsPrepared<T>(db: Executor, name: string, query: SQL): Promise<T[]> {

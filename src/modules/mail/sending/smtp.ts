@@ -13,6 +13,7 @@
  * temporary; 5xx answers and a message the transport refuses are permanent).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
+import { asBuffer } from '../../../kernel/workers/pool.ts';
 
 export interface Acceptance {
   smtpCode: number | null;
@@ -119,7 +120,8 @@ async function sendOne(transporter: Transporter, message: RawMessage): Promise<S
     const info = await transporter.sendMail({
       envelope: { from: message.from, to: [message.to] },
       messageId: message.messageId,
-      raw: Buffer.from(message.raw.buffer, message.raw.byteOffset, message.raw.byteLength),
+      // Bytes that crossed into this thread arrive as a Uint8Array.
+      raw: asBuffer(message.raw),
     });
     const response = String(info.response ?? '');
     const code = Number(/^(\d{3})/.exec(response)?.[1]);
