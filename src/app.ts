@@ -55,6 +55,13 @@ export interface AppDeps {
   shedLoad?: boolean;
   /** Run the webhook delivery worker in this process; default WEBHOOK_WORKER (true). */
   worker?: boolean;
+  /** Send the outbox's mail from this process; default MAIL_SENDER (true). */
+  mailSender?: boolean;
+  /**
+   * Run the background job runner in this process; default true. The standalone worker, which
+   * builds the app only to send mail, runs none.
+   */
+  jobs?: boolean;
   /** Time of the in-process caches (public microcache, actor directory); tests move it by hand. */
   clock?: Clock;
   /**
@@ -210,9 +217,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // After the modules: they register their job kinds, and with them what this route shows.
   await app.register(jobRoutes, { jobs });
   app.addHook('onReady', async () => {
-    await scheduleIdempotencySweep(deps.database.db, jobs);
-    jobs.start();
-    mail.start();
+    if (deps.jobs ?? true) {
+      await scheduleIdempotencySweep(deps.database.db, jobs);
+      jobs.start();
+    }
+    if (deps.mailSender ?? config.mail.sender) mail.start();
   });
   app.addHook('onClose', async () => {
     // The jobs and the mail in hand finish first, the mail over its connections.

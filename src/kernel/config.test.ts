@@ -61,6 +61,7 @@ describe('configuration', () => {
       retryScheduleSeconds: [30, 60, 120, 300, 600, 900],
       retryForSeconds: 3600,
       threads: 2,
+      sender: true,
     });
     const production = {
       NODE_ENV: 'production',
@@ -75,6 +76,8 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ MAIL_RETRY_SCHEDULE: '0.2, 1' }).mail.retryScheduleSeconds, [0.2, 1]);
     assert.equal(loadConfig({ MAIL_THREADS: '1' }).mail.threads, 1);
     assert.throws(() => loadConfig({ MAIL_THREADS: '0' }), /MAIL_THREADS/);
+    assert.equal(loadConfig({ MAIL_SENDER: 'false' }).mail.sender, false);
+    assert.throws(() => loadConfig({ MAIL_SENDER: 'sometimes' }), /MAIL_SENDER/);
   });
 
   it('turns development conveniences off in production', () => {

@@ -89,6 +89,12 @@ export interface Config {
      * second takes a burst's spare CPU, not the requests'.
      */
     threads: number;
+    /**
+     * `MAIL_SENDER` (an addition of this service; default true): whether the service process sends
+     * the outbox's mail. Turn it off where `npm run worker` sends it (with `MAIL_URL` set there):
+     * the service then only queues mail, and its requests share no CPU with mail (docs/mail.md).
+     */
+    sender: boolean;
   };
   checkout: {
     /**
@@ -235,6 +241,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   MAIL_RETRY_FOR_SECONDS: Whole(1, 7 * 86400),
   MAIL_THREADS: Whole(1, 64),
+  MAIL_SENDER: Flag(),
   CHECKOUT_HOLD_MINUTES: Whole(5, 120),
   CHECKOUT_HOLD_SECONDS: Whole(1, 7200),
   RECONCILE_AFTER_SECONDS: Whole(0, 86_400),
@@ -386,6 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
         vars.MAIL_RETRY_SCHEDULE ?? (convert('array', DEFAULT_MAIL_RETRY_SCHEDULE) as number[]),
       retryForSeconds: vars.MAIL_RETRY_FOR_SECONDS ?? 3600,
       threads: vars.MAIL_THREADS ?? 2,
+      sender: vars.MAIL_SENDER ?? true,
     },
     checkout: {
       holdSeconds: vars.CHECKOUT_HOLD_SECONDS ?? (vars.CHECKOUT_HOLD_MINUTES ?? 15) * 60,

@@ -5,14 +5,27 @@
  * is SIGKILLed mid-batch; a second process takes the killed claims over once their lease (3 s here)
  * ends. Every mail arrives, and a mail that arrived twice is one whose process died between the
  * server's acceptance and the record of it: its attempt has no outcome.
+ *
+ * And mail sent by `npm run worker` for a service started with MAIL_SENDER=false: the service
+ * queues, the worker sends.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../../../test/database.ts';
-import { type Child, childEnv, killAllChildren, spawnScript, whenReady } from '../../../../test/processes.ts';
+import { signToken } from '../../../../test/harness.ts';
+import {
+  type Child,
+  childEnv,
+  killAllChildren,
+  spawnScript,
+  startService,
+  startWorker,
+  whenReady,
+} from '../../../../test/processes.ts';
 import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { uuidv7 } from '../../../kernel/db/ids.ts';
 import { queryRows } from '../../../kernel/db/raw.ts';
 import { queue } from '../mail.fixtures.ts';
 
@@ -109,5 +122,63 @@ describe('mail across a SIGKILL of the sending process (PostgreSQL, real process
     assert.equal(arrivals.size, MAILS, 'nothing else arrived');
     // What the kill cut short, for whoever reads the run.
     process.stdout.write(`# killed after ${cut!.sent} recorded sends; ${duplicates} duplicate(s)\n`);
+  });
+});
+
+describe('mail sent by `npm run worker` for a service with MAIL_SENDER=false (PostgreSQL, real processes)', {
+  skip,
+}, () => {
+  let database: TestDatabase;
+  let sink: SmtpSink;
+
+  before(async () => {
+    database = await createTestDatabase();
+    sink = await startSmtpSink();
+  });
+  after(async () => {
+    await killAllChildren();
+    await sink?.close();
+    await database?.close();
+  });
+
+  it('the service only queues the invitation; the worker sends it, recorded as sent', async () => {
+    const env = await childEnv(database.url!, { MAIL_URL: sink.url, JOBS_POLL_MS: '100' });
+    const service = await startService({ ...env, MAIL_SENDER: 'false' });
+    const token = await signToken({ id: uuidv7(), email: 'mail-worker-owner@example.com' });
+    const call = async (path: string, body: Record<string, unknown>) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(response.status, 201, `${path}: ${await response.clone().text()}`);
+      return ((await response.json()) as { data: { id: string } }).data;
+    };
+    const event = await call('/events', { name: 'Mail worker event', slug: `mail-worker-${Date.now()}` });
+    await call(`/events/${event.id}/invitations`, { email: 'invitee@example.com', role: 'staff' });
+    const statusOf = async () =>
+      (
+        await queryRows<{ status: string }>(
+          database.handle.db,
+          sql`select status from emails where recipient = 'invitee@example.com'`,
+        )
+      ).map((row) => row.status);
+
+    // Ten of the service's polls: it never claims the mail.
+    await sleep(1000);
+    assert.deepEqual(await statusOf(), ['queued']);
+    assert.equal(sink.accepted(), 0, 'the service sent nothing');
+
+    const worker = await startWorker(env);
+    const [mail] = await sink.waitFor(1, 30_000);
+    assert.equal(mail!.to && 'text' in mail!.to ? mail!.to.text : '', 'invitee@example.com');
+    assert.match(String(mail!.subject), /Mail worker event/);
+    for (const deadline = Date.now() + 10_000; (await statusOf())[0] !== 'sent'; await sleep(100)) {
+      assert.ok(Date.now() < deadline, 'recorded as sent within 10 s');
+    }
+    assert.ok(
+      worker.logs.some((line) => line.msg === 'mail sender started'),
+      'the worker says it sends mail',
+    );
   });
 });
