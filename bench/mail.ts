@@ -27,7 +27,7 @@
  *      registrations go on); each round's p99, and the mean of each side's two side by side.
  *      With mail, the mail is sent by `npm run worker` beside a service started with
  *      MAIL_SENDER=false, as docs/mail.md advises where requests' tail latency matters
- *      (BENCH_MAIL_SENDER=service: by the service itself, its default).
+ *      (BENCH_MAIL_SENDER=service: by the service itself, as a service does by default).
  *      Target: the mean p99 with mail within 25 % (or 10 ms) of the mean p99 without;
  *   6. drop the database; 1 if a target failed.
  *

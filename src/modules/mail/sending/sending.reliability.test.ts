@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import type { AddressObject } from 'mailparser';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../../../test/database.ts';
 import { signToken } from '../../../../test/harness.ts';
 import {
@@ -171,7 +172,7 @@ describe('mail sent by `npm run worker` for a service with MAIL_SENDER=false (Po
 
     const worker = await startWorker(env);
     const [mail] = await sink.waitFor(1, 30_000);
-    assert.equal(mail!.to && 'text' in mail!.to ? mail!.to.text : '', 'invitee@example.com');
+    assert.equal((mail!.to as AddressObject).text, 'invitee@example.com');
     assert.match(String(mail!.subject), /Mail worker event/);
     for (const deadline = Date.now() + 10_000; (await statusOf())[0] !== 'sent'; await sleep(100)) {
       assert.ok(Date.now() < deadline, 'recorded as sent within 10 s');
