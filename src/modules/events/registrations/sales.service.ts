@@ -41,9 +41,12 @@ interface RowMoney {
   payment_status: string | null;
 }
 
-const NO_MONEY: RowMoney = { amount_cents: null, refunded_cents: null, currency: null, payment_status: null };
-
-/** The rows with their holder's name as given (an address is no name) and, when shown, their money. */
+/**
+ * The rows with their holder's name as given (an address is no name) and, when shown, their money
+ * (null for a free row and for a caller who sees none). Each row gets the fields in place: the rows
+ * are this request's own. Copied with a spread, each copy survived into the old generation, and
+ * under load the search forced a full collection every second (bench/README.md, "Organiser console").
+ */
 async function withMoney(
   { db, payments }: SalesDeps,
   rows: RegistrationListRow[],
@@ -55,18 +58,13 @@ async function withMoney(
   );
   return rows.map((row) => {
     const payment = row.intent_id === null ? undefined : byIntent.get(row.intent_id);
-    return {
-      ...row,
-      name: realName(row.name),
-      ...(payment === undefined
-        ? NO_MONEY
-        : {
-            amount_cents: payment.amountCents,
-            refunded_cents: payment.refundedCents,
-            currency: payment.currency,
-            payment_status: payment.status,
-          }),
-    };
+    const listed: RegistrationListRow & Partial<RowMoney> = row;
+    listed.name = realName(row.name);
+    listed.amount_cents = payment?.amountCents ?? null;
+    listed.refunded_cents = payment?.refundedCents ?? null;
+    listed.currency = payment?.currency ?? null;
+    listed.payment_status = payment?.status ?? null;
+    return listed as RegistrationListRow & RowMoney;
   });
 }
 
