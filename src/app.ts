@@ -198,6 +198,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log as Logger,
     // Confirmations rendered and sent while registrations go on take the gaps between requests.
     idle: registerIdleGate(app),
+    // Other processes share a server's database: a worker may send what this process queues.
+    listen: deps.database.kind === 'postgres' ? deps.database.listen.bind(deps.database) : undefined,
   });
   app.decorate('mailer', mail);
 

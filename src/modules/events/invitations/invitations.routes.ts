@@ -9,7 +9,7 @@ import {
   listEnvelope,
   withReasons,
 } from '../../../kernel/http/schemas.ts';
-import type { ModuleDeps } from '../../../kernel/module.ts';
+import type { EventsDeps } from '../deps.ts';
 import {
   CreateInvitationBody,
   INVITATION_EXAMPLE,
@@ -21,7 +21,7 @@ import * as invitations from './invitations.service.ts';
 const tags = ['Events'];
 const ACCESS = 'Owner or admin of the event (staff get 403; a non-member 404 for a draft event).';
 
-export const invitationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+export const invitationRoutes: FastifyPluginAsyncTypebox<EventsDeps> = async (app, { db, mail }) => {
   app.post(
     '/events/:event_id/invitations',
     {
@@ -49,7 +49,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
       created(
         request,
         reply,
-        await invitations.invite(db, request.params.event_id, actorOf(request), request.body),
+        await invitations.invite(db, mail, request.params.event_id, actorOf(request), request.body),
       ),
   );
 

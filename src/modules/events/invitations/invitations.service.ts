@@ -1,6 +1,6 @@
 /**
  * Invitations to an event's team (docs/mail.md). Inviting writes the invitation and its
- * `event_invitation` mail in one transaction. When an actor is recorded (a bearer token or a
+ * `event_invitation` mail in one transaction, and wakes the mail sender once it has committed. When an actor is recorded (a bearer token or a
  * sign-in, kernel/auth/directory.ts), each pending, unexpired invitation of their e-mail becomes a
  * membership, with the staff badges adding a member gives, under the event lock like an add.
  */
@@ -10,7 +10,7 @@ import { uuidv7 } from '../../../kernel/db/ids.ts';
 import type { Window } from '../../../kernel/db/paging.ts';
 import { conflict, forbidden, notFound } from '../../../kernel/http/errors.ts';
 import type { Page } from '../../../kernel/http/respond.ts';
-import { queueMail } from '../../mail/index.ts';
+import { type Mailer, queueMail } from '../../mail/index.ts';
 import { eventMembersRepository, lockEvent, requireEventRole } from '../events/index.ts';
 import type { MemberStaffBadges } from '../members/index.ts';
 import * as repo from './invitations.repository.ts';
@@ -34,6 +34,7 @@ function view(row: InvitationRow, now = Date.now()): Invitation {
 
 export async function invite(
   db: Database,
+  mail: Pick<Mailer, 'wake'>,
   eventId: string,
   actor: Identity,
   body: CreateInvitationBody,
@@ -69,6 +70,7 @@ export async function invite(
     });
     return inserted;
   });
+  mail.wake();
   return view(row);
 }
 

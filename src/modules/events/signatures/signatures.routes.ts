@@ -55,7 +55,7 @@ export interface SignaturesContext extends EventsDeps {
 
 export const signatureRoutes: FastifyPluginAsyncTypebox<SignaturesContext> = async (
   app,
-  { db, config, documents, secretsKey },
+  { db, config, documents, secretsKey, mail },
 ) => {
   const requestToken = async (request: FastifyRequest) => {
     await signatures.authenticateRequestToken(db, tokenOf(request));
@@ -90,7 +90,7 @@ export const signatureRoutes: FastifyPluginAsyncTypebox<SignaturesContext> = asy
         reply,
         await signatures.createRequest(
           db,
-          { publicBaseUrl: config.publicBaseUrl, secretsKey },
+          { publicBaseUrl: config.publicBaseUrl, secretsKey, mail },
           request.params.edition_id,
           actorOf(request),
           request.body,

@@ -21,7 +21,7 @@ import { serialize } from '../../../kernel/http/respond.ts';
 import { PNG_LIMITS } from '../../../kernel/pdf/png.ts';
 import { seal } from '../../../kernel/secret-box.ts';
 import { generateToken, hashToken } from '../../../kernel/tokens.ts';
-import { queueMail } from '../../mail/index.ts';
+import { type Mailer, queueMail } from '../../mail/index.ts';
 import { requireEditionRole, requireReadableEdition } from '../editions/index.ts';
 import * as repo from './signatures.repository.ts';
 import {
@@ -153,10 +153,11 @@ async function findRevocable(db: Executor, token: unknown) {
  * Creates a request and, in the same transaction, its `signature_request` mail to the signatory
  * (docs/mail.md). The token is shown once in the answer and stored as a hash; the mail needs it in its
  * link when it is rendered, so the outbox keeps it sealed with SECRETS_KEY (kernel/secret-box.ts).
+ * The mail sender is woken once the transaction has committed.
  */
 export async function createRequest(
   db: Database,
-  config: { publicBaseUrl: string; secretsKey: Buffer },
+  config: { publicBaseUrl: string; secretsKey: Buffer; mail: Pick<Mailer, 'wake'> },
   editionId: string,
   actor: Identity,
   body: CreateSignatureRequestBody,
@@ -186,6 +187,7 @@ export async function createRequest(
     });
     return inserted;
   });
+  config.mail.wake();
   return { ...toRequest(row), token, fulfill_url: signUrl(config.publicBaseUrl, token) };
 }
 

@@ -140,6 +140,17 @@ export async function secondsToNextMail(db: Executor): Promise<number | null> {
   return row?.seconds ?? null;
 }
 
+/** The notification channel the mail senders of every process listen on (mailer.ts). */
+export const MAIL_CHANNEL = 'convene_mail';
+
+/**
+ * Wakes the mail senders of other processes (PostgreSQL's NOTIFY, after the commit that queued the
+ * mail, not inside it: a notifying commit queues on the server's notification lock).
+ */
+export async function notifyMailSenders(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_notify(${MAIL_CHANNEL}, '')`);
+}
+
 /**
  * Records that the attempts of rendered mails start, before their messages leave: each mail's
  * attempt row (no outcome yet), its count, subject and Message-ID, all in one statement. Fenced by

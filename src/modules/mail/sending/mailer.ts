@@ -10,21 +10,25 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
+import type { DatabaseHandle } from '../../../kernel/db/types.ts';
 import type { JobRunner } from '../../../kernel/jobs/runner.ts';
+import { Pacer } from '../../../kernel/pacer.ts';
 import { asBuffer, taskModule, WorkerPool } from '../../../kernel/workers/pool.ts';
 import {
   type ClaimedMail,
   DraftError,
+  MAIL_CHANNEL,
   MailCannotBeWritten,
   type MailDraft,
   type MailKind,
   type MailOutcome,
   type MailRenderer,
+  notifyMailSenders,
   startAttempts,
 } from '../outbox/index.ts';
 import type * as MailTasks from './mail.worker.ts';
 import type { WrittenMail } from './mail.worker.ts';
-import { MailSender } from './sender.ts';
+import { CLAIM_INTERVAL_MS, MailSender } from './sender.ts';
 import { type Acceptance, SendFailure } from './smtp.ts';
 import { devMailboxTransport, type MailTransport, redactMailUrl, smtpTransport } from './transport.ts';
 
@@ -80,9 +84,16 @@ export interface MailerDeps {
    * go first (kernel/http/idle-gate.ts). None: the mail goes at once (a process that serves nothing).
    */
   idle?: () => Promise<void>;
+  /**
+   * Wake-ups between processes (a server's LISTEN/NOTIFY; none on the embedded database, which no
+   * other process shares): a process whose sender runs listens, and one whose sender does not
+   * (MAIL_SENDER=false) notifies after the commits that queued mail. Without them, mail queued by a
+   * web process waits for the sending process's poll, and is sent in bursts (docs/mail.md).
+   */
+  listen?: DatabaseHandle['listen'];
 }
 
-export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Mailer {
+export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps): Mailer {
   const renderers = new Map<MailKind, MailRenderer>();
   const { mail: settings } = config;
   const host = new URL(config.publicBaseUrl).hostname;
@@ -311,7 +322,21 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
     leaseMs: config.jobsLeaseMs,
     handle,
   });
-  jobs.onWake(() => sender.wake());
+  /** Whether this process sends (`start` was called). */
+  let sending = false;
+  let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  // At most one notification per claim interval: the senders claim no more often than that.
+  const notifyPacer = new Pacer(CLAIM_INTERVAL_MS);
+  const notifyOthers = () => {
+    notifyPacer.started();
+    // Best effort: the sending process's poll covers a notification that cannot be sent.
+    notifyMailSenders(db).catch(() => {});
+  };
+  const wake = () => {
+    if (sending) sender.wake();
+    else if (listen !== undefined && !notifyPacer.defer(notifyOthers)) notifyOthers();
+  };
+  jobs.onWake(wake);
 
   return {
     registerKind(kind, render) {
@@ -324,12 +349,22 @@ export function createMailer({ db, config, jobs, log, idle }: MailerDeps): Maile
       if (transport?.sendsRaw) {
         threads.run('ready', null).catch((error: unknown) => log.error({ err: error }, 'mail: no thread'));
       }
+      sending = true;
       sender.start();
+      listening = listen?.(MAIL_CHANNEL, () => sender.wake()).catch((error: unknown) => {
+        log.error(
+          { err: error },
+          'mail: cannot listen for wake-ups; mail from other processes waits for the poll',
+        );
+        return undefined;
+      });
     },
-    wake: () => sender.wake(),
+    wake,
     mode: settings.mode,
     messageIdOf,
     async close() {
+      notifyPacer.cancel();
+      await (await listening)?.();
       await sender.stop();
       await threads.close();
     },

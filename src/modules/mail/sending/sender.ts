@@ -32,7 +32,7 @@ const FLUSH_MS = 5;
  * a second; gathered, a claim takes several mails. A burst is not slowed: while a claim comes back
  * full, the next follows as soon as there is room, without waiting.
  */
-const CLAIM_INTERVAL_MS = 100;
+export const CLAIM_INTERVAL_MS = 100;
 
 export interface SenderOptions {
   db: Database;

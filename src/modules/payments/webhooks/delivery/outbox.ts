@@ -12,9 +12,10 @@
  * workers' poll.
  */
 
+import { Pacer } from '../../../../kernel/pacer.ts';
 import type { IntentListener } from '../../../../kernel/payments-port.ts';
 import type { Outbox } from '../../deps.ts';
-import { DEFAULT_CLAIM_INTERVAL_MS, Pacer } from './delivery.pacing.ts';
+import { DEFAULT_CLAIM_INTERVAL_MS } from './delivery.pacing.ts';
 import { insertDeliveries } from './outbox.repository.ts';
 
 export type { Outbox };
