@@ -1,8 +1,9 @@
 /**
  * Invitations to an event's team (docs/mail.md). Inviting writes the invitation and its
- * `event_invitation` mail in one transaction, and wakes the mail sender once it has committed. When an actor is recorded (a bearer token or a
- * sign-in, kernel/auth/directory.ts), each pending, unexpired invitation of their e-mail becomes a
- * membership, with the staff badges adding a member gives, under the event lock like an add.
+ * `event_invitation` mail in one transaction, and wakes the mail sender once it has committed. When
+ * an actor is recorded (a bearer token or a sign-in, kernel/auth/directory.ts), each pending,
+ * unexpired invitation of their e-mail becomes a membership, with the staff badges adding a member
+ * gives, under the event lock like an add.
  */
 import type { Identity } from '../../../kernel/auth/identity.ts';
 import type { Database, Executor } from '../../../kernel/db/client.ts';
