@@ -13,7 +13,7 @@
  * database.
  */
 import { pino } from 'pino';
-import { type App, buildApp } from './app.ts';
+import type { App } from './app.ts';
 import { bootstrap } from './kernel/bootstrap.ts';
 import { ConfigError } from './kernel/config.ts';
 import { REDACT_PATHS } from './kernel/http/logging.ts';
@@ -59,6 +59,9 @@ async function main(): Promise<void> {
   await worker.start();
   if (config.mail.mode === 'smtp') {
     progress.phase('starting the mail sender');
+    // Loaded only here: the app's modules (fonts, schemas, every feature) cost a worker that only
+    // delivers webhooks about a second of CPU and tens of MB at start, for nothing.
+    const { buildApp } = await import('./app.ts');
     mailApp = await buildApp({
       config,
       database,
