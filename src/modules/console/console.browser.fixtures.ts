@@ -122,6 +122,9 @@ export function consoleHelpers(world: () => ConsoleWorld) {
   /** Through the console's sign-in link and the provider's page, back to where the console was. */
   async function signIn(page: Page, account: string, linkName = 'Sign in') {
     const { origin } = world();
+    // The link leaves the page: a read still in flight (the console asks who is signed in as it
+    // opens) would be aborted, as by `visit`.
+    await settled(page);
     await page.getByRole('link', { name: linkName }).click();
     await page.getByLabel('Account').fill(account);
     await page.getByRole('button', { name: 'Sign in' }).click();
