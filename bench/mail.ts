@@ -1,8 +1,8 @@
 /**
  * The mail suite of `npm run bench` (`BENCH_SUITES=mail`): mail through the outbox against nodemailer
- * alone, in the same run, to the same local SMTP server (test/smtp-sink.ts, in this process, which
- * counts messages without parsing them). Target: the outbox delivers ≥ 0.7 × the mails/s of
- * nodemailer sending the same rendered messages straight to the server.
+ * alone, in the same run, to the same local SMTP server (test/smtp-sink.ts in a process of its own,
+ * bench/smtp-sink-process.ts; it counts messages without parsing them). Target: the outbox delivers
+ * ≥ 0.7 × the mails/s of nodemailer sending the same rendered messages straight to the server.
  *
  * Steps:
  *   1. a fresh database (`<BENCH_DATABASE_NAME>_mail`) and the SMTP server;
@@ -44,7 +44,6 @@ import { queryRows } from '../src/kernel/db/raw.ts';
 import { queueMail } from '../src/modules/mail/index.ts';
 import { simpleRenderer } from '../src/modules/mail/mail.fixtures.ts';
 import { type WrittenMail, writeMail } from '../src/modules/mail/sending/mail.worker.ts';
-import { type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import {
   beginSuite,
   builtEntry,
@@ -67,6 +66,7 @@ import {
   stopChild,
 } from './lib.ts';
 import { percentile, runPaced } from './paced.ts';
+import { type SinkProcess, startSinkProcess } from './smtp-sink-process.ts';
 
 const TARGET = { ratio: 0.7, p99Ratio: 1.25, p99SlackMs: 10 };
 const PHASES = ['throughput', 'registrations'];
@@ -225,7 +225,7 @@ interface Round {
 }
 
 /** Nodemailer alone: the rendered messages handed at once to a pooled transport like the outbox's. */
-async function directRound(sink: SmtpSink, rendered: WrittenMail[], round: number): Promise<Round> {
+async function directRound(sink: SinkProcess, rendered: WrittenMail[], round: number): Promise<Round> {
   const transporter = nodemailer.createTransport({ url: sink.url, pool: true, maxConnections: 10 });
   const before = sink.accepted();
   const start = performance.now();
@@ -252,7 +252,7 @@ async function directRound(sink: SmtpSink, rendered: WrittenMail[], round: numbe
 
 /** The outbox: the mails queued in one transaction, timed from the commit to the last acceptance. */
 async function outboxRound(
-  sink: SmtpSink,
+  sink: SinkProcess,
   database: Database,
   senderPid: number,
   round: number,
@@ -291,7 +291,7 @@ async function outboxRound(
  * Steps 2 to 4: rounds of nodemailer alone and of the outbox, alternated (a drift of the machine's
  * load falls on both sides); true when the outbox met its target.
  */
-async function throughput(databaseUrl: string, servicePort: number, signer: Signer, sink: SmtpSink) {
+async function throughput(databaseUrl: string, servicePort: number, signer: Signer, sink: SinkProcess) {
   // One after the other: a render has a wall-time limit (kernel/mail-templates/liquid.ts).
   const rendered: WrittenMail[] = [];
   for (let i = 0; i < settings.count; i += 1) {
@@ -369,7 +369,7 @@ export async function runMail(): Promise<number> {
     settings.databaseName,
     `${settings.count} mails to a local SMTP server`,
   );
-  const sink = await startSmtpSink({ parse: false });
+  const sink = await startSinkProcess();
   try {
     const passed = settings.phases.includes('throughput')
       ? await throughput(databaseUrl, servicePort, signer, sink)
@@ -385,7 +385,12 @@ export async function runMail(): Promise<number> {
 }
 
 /** Step 5: registrations in rounds without and with mail; true when mail left their p99 unchanged. */
-async function withAndWithoutMail(databaseUrl: string, servicePort: number, signer: Signer, sink: SmtpSink) {
+async function withAndWithoutMail(
+  databaseUrl: string,
+  servicePort: number,
+  signer: Signer,
+  sink: SinkProcess,
+) {
   {
     // 5. Registrations with and without mail.
     logLoad('before the registrations');

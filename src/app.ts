@@ -35,7 +35,7 @@ import { JobRunner } from './kernel/jobs/runner.ts';
 import { consoleModule } from './modules/console/index.ts';
 import { acceptInvitationsOf, eventsModule } from './modules/events/index.ts';
 import { createSessionPort, identityModule } from './modules/identity/index.ts';
-import { createMailer, type Mailer, mailModule } from './modules/mail/index.ts';
+import { createMailer, type Mailer, mailModule, openSenderPool } from './modules/mail/index.ts';
 import { paymentsModule, webhookDocumentation } from './modules/payments/index.ts';
 import { projectsModule } from './modules/projects/index.ts';
 import { registerDocs } from './system/docs.ts';
@@ -200,6 +200,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     idle: registerIdleGate(app),
     // Other processes share a server's database: a worker may send what this process queues.
     listen: deps.database.kind === 'postgres' ? deps.database.listen.bind(deps.database) : undefined,
+    // Its claims and records do not wait for the disk (sender.session.ts); no connection is opened
+    // in a process that does not send.
+    senderPool: openSenderPool(deps.database),
   });
   app.decorate('mailer', mail);
 

@@ -37,3 +37,24 @@ export class Pacer {
     this.timer = undefined;
   }
 }
+
+/**
+ * A best-effort notification to other processes, sent at most once per `intervalMs`: a call
+ * inside the interval shares one notification at its end. A notification that fails is dropped;
+ * the receivers' poll covers it.
+ */
+export function pacedNotifier(send: () => Promise<unknown>, intervalMs: number) {
+  const pacer = new Pacer(intervalMs);
+  const notify = () => {
+    pacer.started();
+    send().catch(() => {});
+  };
+  return {
+    notify(): void {
+      if (!pacer.defer(notify)) notify();
+    },
+    cancel(): void {
+      pacer.cancel();
+    },
+  };
+}

@@ -35,7 +35,7 @@ export {
   queueMails,
   type RenderedMail,
 } from './outbox/index.ts';
-export { createMailer, type Mailer, redactMailUrl } from './sending/index.ts';
+export { createMailer, type Mailer, openSenderPool, redactMailUrl } from './sending/index.ts';
 
 /** The mail module's routes: the development mailbox (`/dev/mail`). */
 export const mailModule: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {

@@ -12,7 +12,7 @@ import type { Config } from '../../../kernel/config.ts';
 import type { Database } from '../../../kernel/db/client.ts';
 import type { DatabaseHandle } from '../../../kernel/db/types.ts';
 import type { JobRunner } from '../../../kernel/jobs/runner.ts';
-import { Pacer } from '../../../kernel/pacer.ts';
+import { pacedNotifier } from '../../../kernel/pacer.ts';
 import { asBuffer, taskModule, WorkerPool } from '../../../kernel/workers/pool.ts';
 import {
   type ClaimedMail,
@@ -91,9 +91,16 @@ export interface MailerDeps {
    * web process waits for the sending process's poll, and is sent in bursts (docs/mail.md).
    */
   listen?: DatabaseHandle['listen'];
+  /**
+   * The sender's own connections for its claims and records (sender.session.ts); none: `db`'s.
+   * Closed with the mailer.
+   */
+  senderPool?: ReturnType<DatabaseHandle['dedicated']>;
 }
 
-export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps): Mailer {
+export function createMailer({ db, config, jobs, log, idle, listen, senderPool }: MailerDeps): Mailer {
+  /** Where the sender's claims and records go (rendering reads `db`, like the requests). */
+  const bookkeeping = senderPool?.db ?? db;
   const renderers = new Map<MailKind, MailRenderer>();
   const { mail: settings } = config;
   const host = new URL(config.publicBaseUrl).hostname;
@@ -281,7 +288,7 @@ export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps
     });
     if (ready.length === 0 || transport === undefined) return;
     const started = await startAttempts(
-      db,
+      bookkeeping,
       claimId,
       ready.map(({ mail, message }) => ({
         id: mail.id,
@@ -316,7 +323,7 @@ export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps
   };
 
   const sender = new MailSender({
-    db,
+    db: bookkeeping,
     log,
     pollMs: config.jobsPollMs,
     leaseMs: config.jobsLeaseMs,
@@ -326,15 +333,10 @@ export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps
   let sending = false;
   let listening: Promise<(() => Promise<void>) | undefined> | undefined;
   // At most one notification per claim interval: the senders claim no more often than that.
-  const notifyPacer = new Pacer(CLAIM_INTERVAL_MS);
-  const notifyOthers = () => {
-    notifyPacer.started();
-    // Best effort: the sending process's poll covers a notification that cannot be sent.
-    notifyMailSenders(db).catch(() => {});
-  };
+  const others = pacedNotifier(() => notifyMailSenders(db), CLAIM_INTERVAL_MS);
   const wake = () => {
     if (sending) sender.wake();
-    else if (listen !== undefined && !notifyPacer.defer(notifyOthers)) notifyOthers();
+    else if (listen !== undefined) others.notify();
   };
   jobs.onWake(wake);
 
@@ -363,10 +365,11 @@ export function createMailer({ db, config, jobs, log, idle, listen }: MailerDeps
     mode: settings.mode,
     messageIdOf,
     async close() {
-      notifyPacer.cancel();
+      others.cancel();
       await (await listening)?.();
       await sender.stop();
       await threads.close();
+      await senderPool?.close();
     },
   };
 }

@@ -9,9 +9,12 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../test/harness.ts';
 import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
+import { queryRows } from '../../../kernel/db/raw.ts';
 import { attemptsOf, queue, useSimpleRenderer, waitForRow } from '../mail.fixtures.ts';
+import { openSenderPool } from './sender.session.ts';
 
 const FAST = { MAIL_RETRY_SCHEDULE: '0.2', JOBS_POLL_MS: '50' };
 
@@ -123,6 +126,24 @@ describe('sending mail through SMTP', () => {
     await sleep(300);
     for (const id of ids) assert.equal(withMessageId(sink, `<${id}@127.0.0.1>`).length, 1, `${id} once`);
     assert.equal(sink.mails.length, 20);
+  });
+});
+
+describe("the sender's own connections", () => {
+  it('record claims and outcomes without waiting for the disk on a server, and are the same handle when embedded', async () => {
+    const t = await createTestApp();
+    try {
+      const pool = openSenderPool(t.database.handle);
+      const [row] = await queryRows<{ value: string }>(
+        pool.db,
+        sql`select current_setting('synchronous_commit') as value`,
+      );
+      assert.equal(row?.value, t.database.handle.kind === 'postgres' ? 'off' : 'on');
+      if (t.database.handle.kind !== 'postgres') assert.equal(pool.db, t.db);
+      await pool.close();
+    } finally {
+      await t.close();
+    }
   });
 });
 

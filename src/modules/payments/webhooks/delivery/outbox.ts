@@ -12,7 +12,7 @@
  * workers' poll.
  */
 
-import { Pacer } from '../../../../kernel/pacer.ts';
+import { pacedNotifier } from '../../../../kernel/pacer.ts';
 import type { IntentListener } from '../../../../kernel/payments-port.ts';
 import type { Outbox } from '../../deps.ts';
 import { DEFAULT_CLAIM_INTERVAL_MS } from './delivery.pacing.ts';
@@ -42,19 +42,14 @@ export function createOutbox(
   listeners: readonly IntentListener[] = [],
 ): LocalOutbox {
   const wakeListeners = new Set<() => void>();
-  const pacer = new Pacer(NOTIFY_INTERVAL_MS);
-  const notify = () => {
-    pacer.started();
-    // Best effort: the other processes' poll covers a notification that cannot be sent.
-    notifyOthers?.().catch(() => {});
-  };
+  const others = notifyOthers === undefined ? undefined : pacedNotifier(notifyOthers, NOTIFY_INTERVAL_MS);
   return {
     retryScheduleSeconds,
     listeners,
     deliveriesOf: (events) => insertDeliveries(events, { retryScheduleSeconds }),
     wake() {
       for (const listener of wakeListeners) listener();
-      if (notifyOthers !== undefined && !pacer.defer(notify)) notify();
+      others?.notify();
     },
     subscribe(listener) {
       wakeListeners.add(listener);
