@@ -27,6 +27,11 @@ export interface Outbox {
   deliveriesOf(events: SQL): SQL;
   /** Call after committing a transaction that queued deliveries. */
   wake(): void;
+  /**
+   * Call after committing a transaction that moved an intent: its listeners may have queued work
+   * for the app's job runner and mail sender (a paid registration's confirmation), which this wakes.
+   */
+  transitioned(): void;
 }
 
 export interface PaymentsDeps extends ModuleDeps {

@@ -83,6 +83,7 @@ export function createPaymentsCore(
     config.webhooks.retryScheduleSeconds,
     database.kind === 'postgres' ? () => notifyWorkers(db) : undefined,
     heard,
+    () => jobs.wake(),
   );
   const refunds: RefundContext = {
     db,

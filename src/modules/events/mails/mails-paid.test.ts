@@ -45,3 +45,25 @@ describe('the mails of a paid registration', () => {
     assert.match(refund.text ?? '', /no longer admits you/);
   });
 });
+
+describe('a paid registration wakes the mail sender', () => {
+  let sink: SmtpSink;
+  before(async () => {
+    sink = await startSmtpSink();
+  });
+  after(() => sink.close());
+  // The job runner's own look (and so the sender's) comes a minute apart here: only the wake-up
+  // after the provider's notification is applied sends the confirmation at once.
+  const bench = useCheckoutBench({
+    get MAIL_URL() {
+      return sink.url;
+    },
+    JOBS_POLL_MS: '60000',
+  });
+  const fx = checkoutHelpers(bench);
+
+  it('sends the confirmation once the payment is applied, not at the next poll', async () => {
+    const { payer } = await fx.paidRegistration();
+    await mailTo(sink, payer.email, /You are registered/, 5_000);
+  });
+});

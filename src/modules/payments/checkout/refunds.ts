@@ -303,16 +303,17 @@ async function settleRefund(
   givenBack: number | null,
 ): Promise<IntentRow> {
   const amount = givenBackOf(ctx, refund, givenBack);
-  const { row, queued } = await ctx.db.transaction(async (tx) => {
+  const { row, queued, transitioned } = await ctx.db.transaction(async (tx) => {
     const pending = await lockPendingRefund(tx, refund.id);
     if (pending === undefined) {
       const now = await findIntent(tx, refund.intent_id);
       if (now === undefined) throw new AppError('NOT_FOUND', 'Intent not found');
-      return { row: now, queued: 0 };
+      return { row: now, queued: 0, transitioned: false };
     }
     const added = await addRefund(tx, refund.intent_id, amount);
     let moved = { intent: added, queued: 0 };
-    if (added.status === 'succeeded' && added.refunded_cents >= added.amount_cents) {
+    const refundsAll = added.status === 'succeeded' && added.refunded_cents >= added.amount_cents;
+    if (refundsAll) {
       // Before the refund is marked settled: the transition's listeners read its reason.
       moved = await applyIntentStatus(
         tx,
@@ -323,9 +324,10 @@ async function settleRefund(
       );
     }
     await markRefundSettled(tx, refund.id, amount);
-    return { row: moved.intent, queued: moved.queued };
+    return { row: moved.intent, queued: moved.queued, transitioned: refundsAll };
   });
   if (queued > 0) ctx.outbox.wake();
+  if (transitioned) ctx.outbox.transitioned();
   return row;
 }
 

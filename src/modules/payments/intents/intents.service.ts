@@ -44,5 +44,6 @@ export async function cancelIntent(db: Database, outbox: Outbox, intentId: strin
     applyIntentStatus(tx, intent, { status: 'cancelled', status_detail: null }, 'cancel', outbox),
   );
   if (moved.queued > 0) outbox.wake();
+  outbox.transitioned();
   return serialize(moved.intent);
 }

@@ -35,11 +35,14 @@ export interface LocalOutbox extends Outbox {
  * @param notifyOthers sends the cross-process notification (a server: `pg_notify`); undefined
  *   when no other process can share the database (the embedded database).
  * @param listeners who hears intent transitions (none for an outbox that only delivers).
+ * @param afterTransition wakes what the listeners may have queued work for (the app's job runner,
+ *   and through it the mail sender), after a transition's commit.
  */
 export function createOutbox(
   retryScheduleSeconds: readonly number[],
   notifyOthers: (() => Promise<void>) | undefined,
   listeners: readonly IntentListener[] = [],
+  afterTransition: () => void = () => {},
 ): LocalOutbox {
   const wakeListeners = new Set<() => void>();
   const others = notifyOthers === undefined ? undefined : pacedNotifier(notifyOthers, NOTIFY_INTERVAL_MS);
@@ -51,6 +54,7 @@ export function createOutbox(
       for (const listener of wakeListeners) listener();
       others?.notify();
     },
+    transitioned: afterTransition,
     subscribe(listener) {
       wakeListeners.add(listener);
       return () => wakeListeners.delete(listener);

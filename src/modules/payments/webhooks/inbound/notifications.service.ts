@@ -270,6 +270,7 @@ export async function settleNotification(
         return { eventId: event.id, queued };
       });
       if (queued > 0) outbox.wake();
+      outbox.transitioned();
       return receipt('applied', eventId);
     } catch (error) {
       const isLostRace = error instanceof AppError && error.code === 'CONFLICT';
