@@ -10,7 +10,8 @@ import { type SmtpSink, startSmtpSink } from '../../../../test/smtp-sink.ts';
 import { checkoutHelpers, useCheckoutBench } from '../registrations/checkout.fixtures.ts';
 import { mailTo } from './mails.fixtures.ts';
 
-describe('the mails of a paid registration', () => {
+/** A checkout bench sending its mail to a local SMTP server; `env` is added to the app's. */
+function useMailedCheckout(env: Record<string, string> = {}) {
   let sink: SmtpSink;
   before(async () => {
     sink = await startSmtpSink();
@@ -20,12 +21,17 @@ describe('the mails of a paid registration', () => {
     get MAIL_URL() {
       return sink.url;
     },
+    ...env,
   });
-  const fx = checkoutHelpers(bench);
+  return { bench, fx: checkoutHelpers(bench), sink: () => sink };
+}
+
+describe('the mails of a paid registration', () => {
+  const { bench, fx, sink } = useMailedCheckout();
 
   it('registration_confirmed shows the amount and the payment reference; refund_issued the refund', async () => {
     const { registration, payer } = await fx.paidRegistration();
-    const confirmed = await mailTo(sink, payer.email, /You are registered/);
+    const confirmed = await mailTo(sink(), payer.email, /You are registered/);
     assert.match(confirmed.text ?? '', /R\$\s?50\.50/);
     assert.ok(
       (confirmed.text ?? '').includes(registration.intent_id ?? 'no intent'),
@@ -39,7 +45,7 @@ describe('the mails of a paid registration', () => {
         body: { reason: 'Workshop cancelled' },
       }),
     );
-    const refund = await mailTo(sink, payer.email, /Refund issued/);
+    const refund = await mailTo(sink(), payer.email, /Refund issued/);
     assert.match(refund.text ?? '', /R\$\s?50\.50 was refunded/);
     assert.match(refund.text ?? '', /Workshop cancelled/);
     assert.match(refund.text ?? '', /no longer admits you/);
@@ -47,23 +53,12 @@ describe('the mails of a paid registration', () => {
 });
 
 describe('a paid registration wakes the mail sender', () => {
-  let sink: SmtpSink;
-  before(async () => {
-    sink = await startSmtpSink();
-  });
-  after(() => sink.close());
   // The job runner's own look (and so the sender's) comes a minute apart here: only the wake-up
   // after the provider's notification is applied sends the confirmation at once.
-  const bench = useCheckoutBench({
-    get MAIL_URL() {
-      return sink.url;
-    },
-    JOBS_POLL_MS: '60000',
-  });
-  const fx = checkoutHelpers(bench);
+  const { fx, sink } = useMailedCheckout({ JOBS_POLL_MS: '60000' });
 
   it('sends the confirmation once the payment is applied, not at the next poll', async () => {
     const { payer } = await fx.paidRegistration();
-    await mailTo(sink, payer.email, /You are registered/, 5_000);
+    await mailTo(sink(), payer.email, /You are registered/, 5_000);
   });
 });
