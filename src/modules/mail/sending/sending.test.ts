@@ -132,16 +132,16 @@ describe('sending mail through SMTP', () => {
 describe("the sender's own connections", () => {
   it('record claims and outcomes without waiting for the disk on a server, and are the same handle when embedded', async () => {
     const t = await createTestApp();
+    const pool = openSenderPool(t.database.handle);
     try {
-      const pool = openSenderPool(t.database.handle);
       const [row] = await queryRows<{ value: string }>(
         pool.db,
         sql`select current_setting('synchronous_commit') as value`,
       );
       assert.equal(row?.value, t.database.handle.kind === 'postgres' ? 'off' : 'on');
       if (t.database.handle.kind !== 'postgres') assert.equal(pool.db, t.db);
-      await pool.close();
     } finally {
+      await pool.close();
       await t.close();
     }
   });
