@@ -96,6 +96,22 @@ export async function attemptsOf(db: Database, id: string) {
   );
 }
 
+/**
+ * What the outbox holds for `recipient`, each mail with its attempts, as one line: what a test that
+ * waited in vain for a mail reports.
+ */
+export async function outboxOf(db: Database, recipient: string): Promise<string> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.kind, e.status, e.claims, e.attempts, e.last_error, e.next_attempt_at, e.leased_until,
+          (select json_agg(json_build_object('number', a.number, 'outcome', a.outcome, 'response', a.response)
+                           order by a.number)
+             from email_attempts a where a.email_id = e.id) as tries
+        from emails e where lower(e.recipient) = lower(${recipient}) order by e.created_at`,
+  );
+  return rows.length === 0 ? 'nothing' : JSON.stringify(rows);
+}
+
 /** Waits until the mail's row passes `test` (15 s at most). */
 export async function waitForRow(
   db: Database,

@@ -23,15 +23,18 @@ function useMailedCheckout(env: Record<string, string> = {}) {
     },
     ...env,
   });
-  return { bench, fx: checkoutHelpers(bench), sink: () => sink };
+  /** The first mail to `to` whose subject matches (mails.fixtures.ts `mailTo`), explained if it never comes. */
+  const mailFor = (to: string, subject: RegExp, timeoutMs?: number) =>
+    mailTo(sink, to, subject, { timeoutMs, db: bench().t.db });
+  return { bench, fx: checkoutHelpers(bench), mailFor };
 }
 
 describe('the mails of a paid registration', () => {
-  const { bench, fx, sink } = useMailedCheckout();
+  const { bench, fx, mailFor } = useMailedCheckout();
 
   it('registration_confirmed shows the amount and the payment reference; refund_issued the refund', async () => {
     const { registration, payer } = await fx.paidRegistration();
-    const confirmed = await mailTo(sink(), payer.email, /You are registered/);
+    const confirmed = await mailFor(payer.email, /You are registered/);
     assert.match(confirmed.text ?? '', /R\$\s?50\.50/);
     assert.ok(
       (confirmed.text ?? '').includes(registration.intent_id ?? 'no intent'),
@@ -45,7 +48,7 @@ describe('the mails of a paid registration', () => {
         body: { reason: 'Workshop cancelled' },
       }),
     );
-    const refund = await mailTo(sink(), payer.email, /Refund issued/);
+    const refund = await mailFor(payer.email, /Refund issued/);
     assert.match(refund.text ?? '', /R\$\s?50\.50 was refunded/);
     assert.match(refund.text ?? '', /Workshop cancelled/);
     assert.match(refund.text ?? '', /no longer admits you/);
@@ -55,10 +58,10 @@ describe('the mails of a paid registration', () => {
 describe('a paid registration wakes the mail sender', () => {
   // The job runner's own look (and so the sender's) comes a minute apart here: only the wake-up
   // after the provider's notification is applied sends the confirmation at once.
-  const { fx, sink } = useMailedCheckout({ JOBS_POLL_MS: '60000' });
+  const { fx, mailFor } = useMailedCheckout({ JOBS_POLL_MS: '60000' });
 
   it('sends the confirmation once the payment is applied, not at the next poll', async () => {
     const { payer } = await fx.paidRegistration();
-    await mailTo(sink(), payer.email, /You are registered/, 5_000);
+    await mailFor(payer.email, /You are registered/, 5_000);
   });
 });

@@ -2,13 +2,18 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ParsedMail, SmtpSink } from '../../../../test/smtp-sink.ts';
+import type { Database } from '../../../kernel/db/client.ts';
+import { outboxOf } from '../../mail/mail.fixtures.ts';
 
-/** The first mail to `to` whose subject matches, waiting for it (the sending runs in the background). */
+/**
+ * The first mail to `to` whose subject matches, waiting for it (the sending runs in the background).
+ * A mail that never came is explained by what the app's outbox (`db`) holds for `to`.
+ */
 export async function mailTo(
   sink: SmtpSink,
   to: string,
   subject: RegExp,
-  timeoutMs = 20_000,
+  { timeoutMs = 20_000, db }: { timeoutMs?: number | undefined; db: Database },
 ): Promise<ParsedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -20,8 +25,9 @@ export async function mailTo(
     );
     if (found !== undefined) return found;
     if (Date.now() > deadline) {
+      const outbox = await outboxOf(db, to);
       assert.fail(
-        `no mail to ${to} matching ${subject}; got ${sink.mails.map((m) => `${m.subject}`).join(' | ')}`,
+        `no mail to ${to} matching ${subject}; got ${sink.mails.map((m) => `${m.subject}`).join(' | ')}; the outbox holds for them: ${outbox}`,
       );
     }
     await sleep(50);

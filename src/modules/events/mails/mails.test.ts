@@ -45,18 +45,21 @@ function useMailTeam(pollMs: number) {
       }),
       201,
     );
-  return { team, sink: sinkOf, register, certificates: certificateFixtures(() => team) };
+  /** The first mail to `to` whose subject matches (mails.fixtures.ts `mailTo`), explained if it never comes. */
+  const mailFor = (to: string, subject: RegExp, timeoutMs?: number) =>
+    mailTo(sinkOf(), to, subject, { timeoutMs, db: team.t.db });
+  return { team, sink: sinkOf, mailFor, register, certificates: certificateFixtures(() => team) };
 }
 
 describe('the mails people get, through a real SMTP server', () => {
-  const { team, sink, register, certificates } = useMailTeam(50);
+  const { team, mailFor, register, certificates } = useMailTeam(50);
   const { t, owner } = team;
 
   it('registration_confirmed: pt-BR, badge link and inline QR of it, an .ics at the start', async () => {
     const { edition, general } = await certificates.setupAttendance({ startsIn: 24 });
     const ana = await t.actor('ana', { name: 'Ana Souza' });
     await register(edition.id, general.id, ana, { 'accept-language': 'pt-BR' });
-    const mail = await mailTo(sink(), ana.email, /Inscrição confirmada/);
+    const mail = await mailFor(ana.email, /Inscrição confirmada/);
     assert.match(mail.html || '', /<html lang="pt-BR"/);
     assert.match(mail.text ?? '', /Ana Souza/);
     assert.match(mail.messageId ?? '', /^<[0-9a-f-]{36}@/);
@@ -91,9 +94,7 @@ describe('the mails people get, through a real SMTP server', () => {
       await t.actor('eli', { name: 'Eli Ruiz' }),
     ];
     const registered = await Promise.all([dora, eli].map((who) => register(edition.id, general.id, who)));
-    const firsts = await Promise.all(
-      [dora, eli].map((who) => mailTo(sink(), who.email, /You are registered/)),
-    );
+    const firsts = await Promise.all([dora, eli].map((who) => mailFor(who.email, /You are registered/)));
     // Queued in one transaction, so one claim takes all three and drafts them together.
     const confirmation = (to: string, language: 'es' | 'pt-BR', registrationId: string) => ({
       kind: 'registration_confirmed' as const,
@@ -109,8 +110,8 @@ describe('the mails people get, through a real SMTP server', () => {
       confirmation('nobody@example.com', 'es', '0190aaaa-0000-7000-8000-000000000000'),
     );
     const again = [
-      await mailTo(sink(), dora.email, /Inscripción confirmada/),
-      await mailTo(sink(), eli.email, /Inscrição confirmada/),
+      await mailFor(dora.email, /Inscripción confirmada/),
+      await mailFor(eli.email, /Inscrição confirmada/),
     ];
     for (const [index, name] of ['Dora Lima', 'Eli Ruiz'].entries()) {
       const mail = again[index]!;
@@ -144,7 +145,7 @@ describe('the mails people get, through a real SMTP server', () => {
       }),
       201,
     );
-    const mail = await mailTo(sink(), email, /solicita tu firma/);
+    const mail = await mailFor(email, /solicita tu firma/);
     assert.match(mail.html || '', /<html lang="es"/);
     const signPath = linkIn(mail.html || '', t.baseUrl, '/sign?token=');
     assert.equal(new URLSearchParams(signPath.split('?')[1]).get('token'), request.token);
@@ -159,7 +160,7 @@ describe('the mails people get, through a real SMTP server', () => {
 
   it('certificate_issued: the PDF attached reads back, the verify link verifies', async () => {
     const { certificate, holder } = await certificates.certifiedAttendee('Bea Lima');
-    const mail = await mailTo(sink(), holder.email, /Your certificate/);
+    const mail = await mailFor(holder.email, /Your certificate/);
     const pdf = mail.attachments.find((file) => file.contentType === 'application/pdf');
     assert.ok(pdf !== undefined, 'the PDF is attached');
     assert.equal(pdf.content.subarray(0, 5).toString(), '%PDF-');
@@ -179,7 +180,7 @@ describe('the mails people get, through a real SMTP server', () => {
       await t.post(`/events/${event.id}/invitations`, { token: owner.token, body: { email, role: 'staff' } }),
       201,
     );
-    const mail = await mailTo(sink(), email, /invited you to/);
+    const mail = await mailFor(email, /invited you to/);
     assert.match(mail.text ?? '', /staff/);
     const signIn = linkIn(mail.html || '', t.baseUrl, '/auth/sign-in');
     assert.equal(new URLSearchParams(signIn.split('?')[1]).get('return_to'), '/me');
@@ -198,7 +199,7 @@ describe('the mails people get, through a real SMTP server', () => {
     );
     const cai = await t.actor('cai', { name: 'Cai Wen' });
     await register(edition.id, general.id, cai);
-    const mail = await mailTo(sink(), cai.email, /Ticket for Cai Wen/);
+    const mail = await mailFor(cai.email, /Ticket for Cai Wen/);
     assert.match(mail.text ?? '', /badge/);
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -220,7 +221,7 @@ describe('the mails people get, through a real SMTP server', () => {
 
 describe('a registration wakes the mail sender', () => {
   // The sender's own look comes a minute apart here: only the registration's wake-up sends at once.
-  const { team, sink, register, certificates } = useMailTeam(60_000);
+  const { team, mailFor, register, certificates } = useMailTeam(60_000);
   const { t } = team;
 
   it('sends a free registration’s confirmation at once, not at the next poll', async () => {
@@ -229,6 +230,6 @@ describe('a registration wakes the mail sender', () => {
     await sleep(500);
     const fay = await t.actor('fay', { name: 'Fay Ito' });
     await register(edition.id, general.id, fay);
-    await mailTo(sink(), fay.email, /You are registered/, 5_000);
+    await mailFor(fay.email, /You are registered/, 5_000);
   });
 });
