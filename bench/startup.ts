@@ -18,7 +18,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signalGroup, spawnInGroup } from '../test/processes.ts';
-import { baseEnv, freePort, log, logLoad, positiveInteger, printTable, ROOT, sleep } from './lib.ts';
+import {
+  baseEnv,
+  freePort,
+  log,
+  logLoad,
+  positiveInteger,
+  printTable,
+  ROOT,
+  serviceArgs,
+  sleep,
+} from './lib.ts';
 
 const ROUNDS = positiveInteger('BENCH_STARTUP_ROUNDS', 3);
 const MAX_WAIT_MS = 120_000;
@@ -27,8 +37,9 @@ type Kind = 'floor' | 'convene' | 'tsx';
 
 const ARGS: Record<Kind, (dataDir: string, port: number) => string[]> = {
   floor: (dataDir, port) => ['bench/startup-floor.mjs', dataDir, String(port)],
-  convene: () => ['--max-old-space-size=512', 'dist/main.js'],
-  tsx: () => ['--max-old-space-size=512', '--import', 'tsx', 'src/main.ts'],
+  // `npm start`'s node flags (package.json), on the build and on the sources.
+  convene: () => [...serviceArgs(), 'dist/main.js'],
+  tsx: () => [...serviceArgs(), '--import', 'tsx', 'src/main.ts'],
 };
 
 /** Milliseconds from spawning `kind` on `dataDir` to its first 200 on /health; then SIGTERM. */
