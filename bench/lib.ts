@@ -278,8 +278,8 @@ function profileArgs(): string[] {
  * BENCH_PROFILE's.
  */
 export function serviceArgs(): string[] {
-  // The start script's node flags (`exec node --max-old-space-size=512 --max-semi-space-size=32 dist/main.js`); startChild runs
-  // the sources through tsx (the built dist/ is what `npm start` runs).
+  // The start script's node flags (`exec node --max-old-space-size=512 --max-semi-space-size=32
+  // dist/main.js`); startChild runs the sources through tsx (the built dist/ is what `npm start` runs).
   const start = String(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start).split(/\s+/);
   return [...start.filter((part) => part.startsWith('--')), ...profileArgs()];
 }

@@ -48,7 +48,7 @@ function useMailTeam(pollMs: number) {
   /** The first mail to `to` whose subject matches (mails.fixtures.ts `mailTo`), explained if it never comes. */
   const mailFor = (to: string, subject: RegExp, timeoutMs?: number) =>
     mailTo(sinkOf(), to, subject, { timeoutMs, db: team.t.db });
-  return { team, sink: sinkOf, mailFor, register, certificates: certificateFixtures(() => team) };
+  return { team, mailFor, register, certificates: certificateFixtures(() => team) };
 }
 
 describe('the mails people get, through a real SMTP server', () => {
