@@ -161,6 +161,15 @@ function tallyByEndpoint(outcomes: AttemptOutcome[]): Map<string, EndpointTally>
 }
 
 /**
+ * The health mail's reason when the statement updating `ep` is the one that set `health_mailed_at`,
+ * else null: the column changed from `before`, its value when the row was locked. Comparing it with
+ * `now()` instead said yes to the other statement's mail too whenever the two ran within the same
+ * millisecond (the column keeps milliseconds), and a 410 then got a second mail.
+ */
+const mailedNow = (ep: SQL, before: SQL) =>
+  sql`case when ${ep}.health_mailed_at is distinct from ${before} then ${ep}.health_mail_reason end`;
+
+/**
  * Records finished attempts in one statement: each delivery still held by its claim gets its
  * counters and next state, and an attempt row numbered after its new `attempts`. A delivery whose
  * lease was lost is left alone (its late attempt is not recorded), but its attempt still counts in
@@ -243,7 +252,8 @@ export async function recordAttempts(
       -- Two processes recording for the same endpoints would deadlock if each locked them in its
       -- own order; every statement locks them in id order first.
       locked as materialized (
-        select id from webhook_endpoints where id = any(${endpointIds}::uuid[])
+        select id, health_mailed_at as mailed_before from webhook_endpoints
+        where id = any(${endpointIds}::uuid[])
         order by id
         for no key update
       ),
@@ -274,9 +284,7 @@ export async function recordAttempts(
           join locked on locked.id = h.endpoint_id
         where ep.id = h.endpoint_id
         returning ep.id, ep.paused_until, ep.wallet_id, ep.language,
-                  -- Set by this statement: the column keeps milliseconds, as the cast does.
-                  case when ep.health_mailed_at = now()::timestamptz(3) then ep.health_mail_reason end
-                    as mail_reason
+                  ${mailedNow(sql`ep`, sql`locked.mailed_before`)} as mail_reason
       ),
       -- The owner's mail, queued by this statement: it commits with the state that causes it. Costs
       -- nothing when no endpoint has a reason (nothing to join).
@@ -365,19 +373,24 @@ export async function failWithoutAttempt(
  */
 export async function disableGoneEndpoints(db: Executor, endpointIds: string[]): Promise<string[]> {
   if (endpointIds.length === 0) return [];
-  const mailDue = sql`(health_mailed_at is null or health_mailed_at <= now() - interval '1 day')`;
+  const mailDue = sql`(ep.health_mailed_at is null or ep.health_mailed_at <= now() - interval '1 day')`;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`
-      with disabled as (
-        update webhook_endpoints
-        set enabled = false, disabled_reason = 'gone', updated_at = now(),
-            health_mail_reason = case when ${mailDue} then 'gone' else health_mail_reason end,
-            health_mailed_at = case when ${mailDue} then now() else health_mailed_at end
+      with locked as materialized (
+        select id, health_mailed_at as mailed_before from webhook_endpoints
         where id = any(${sql.param(endpointIds)}::uuid[]) and enabled
-        returning id, wallet_id, language, paused_until,
-                  case when health_mailed_at = now()::timestamptz(3) then health_mail_reason end
-                    as mail_reason
+        for no key update
+      ),
+      disabled as (
+        update webhook_endpoints ep
+        set enabled = false, disabled_reason = 'gone', updated_at = now(),
+            health_mail_reason = case when ${mailDue} then 'gone' else ep.health_mail_reason end,
+            health_mailed_at = case when ${mailDue} then now() else ep.health_mailed_at end
+        from locked
+        where ep.id = locked.id and ep.enabled
+        returning ep.id, ep.wallet_id, ep.language, ep.paused_until,
+                  ${mailedNow(sql`ep`, sql`locked.mailed_before`)} as mail_reason
       ),
       ${healthMailCtes(sql`disabled`)},
       unmailed as (select endpoint_id as id from health_mail where recipient is null)

@@ -22,6 +22,7 @@ import { queryRows } from '../../../../kernel/db/raw.ts';
 import { type PaymentsTeam, paymentsFixtures } from '../../payments.fixtures.ts';
 import { webhookEndpoints } from '../endpoints/endpoints.table.ts';
 import { webhookDeliveries } from './delivery.table.ts';
+import { disableGoneEndpoints, recordAttempts } from './delivery-queue.repository.ts';
 
 /** Two attempts per delivery, and three failures in a row pause an endpoint for 300 ms. */
 const ENV = {
@@ -67,9 +68,9 @@ describe('webhook endpoint health mails', () => {
   };
   /** The outbox's health mails about the endpoint (the mail module's table, read as SQL). */
   const mailsAbout = (endpointId: string) =>
-    queryRows<{ id: string; recipient: string; language: string }>(
+    queryRows<{ id: string; recipient: string; language: string; reason: string }>(
       team.t.db,
-      sql`select id, recipient, language from emails
+      sql`select id, recipient, language, data->>'reason' as reason from emails
           where kind = 'webhook_endpoint_health' and data->>'endpoint_id' = ${endpointId}`,
     );
   const endpointRow = async (id: string) => {
@@ -205,6 +206,44 @@ describe('webhook endpoint health mails', () => {
         sql`update actors set email = ${team.owner.email} where user_id = ${team.owner.id}`,
       );
     }
+  });
+
+  it('queues one mail when the 410 and another attempt of the endpoint are recorded in the same millisecond', async () => {
+    // The worker disables a gone endpoint and records the batch's attempts in two statements. In
+    // one transaction their now() is the same instant: the two within one millisecond, for sure.
+    const outcome = (status: 'failed', responseStatus: number) => ({
+      deliveryId: crypto.randomUUID(),
+      claimId: crypto.randomUUID(),
+      succeeded: false,
+      startedAt: new Date(),
+      durationMs: 5,
+      responseStatus,
+      responseBody: 'x',
+      error: null,
+      status,
+      retryInSeconds: null,
+    });
+    const breaker = { failures: 3, pauseMs: 300 };
+    // The 410 first, then a failure beside it: the record must not take the 410's mail for its own.
+    const gone = (await setUp('same-ms-gone', () => ({}))).endpoint;
+    await team.t.db.transaction(async (tx) => {
+      await disableGoneEndpoints(tx, [gone.id]);
+      await recordAttempts(tx, [{ ...outcome('failed', 410), endpointId: gone.id }], breaker);
+    });
+    assert.deepEqual(
+      (await mailsAbout(gone.id)).map((mail) => mail.reason),
+      ['gone'],
+    );
+    // A delivery out of retries first, then the 410: the disabling must not take that mail for its own.
+    const spent = (await setUp('same-ms-spent', () => ({}))).endpoint;
+    await team.t.db.transaction(async (tx) => {
+      await recordAttempts(tx, [{ ...outcome('failed', 500), endpointId: spent.id }], breaker);
+      await disableGoneEndpoints(tx, [spent.id]);
+    });
+    assert.deepEqual(
+      (await mailsAbout(spent.id)).map((mail) => mail.reason),
+      ['retries_exhausted'],
+    );
   });
 
   it('queues nothing for an endpoint that succeeds', async () => {
