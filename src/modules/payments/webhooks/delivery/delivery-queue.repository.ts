@@ -380,6 +380,7 @@ export async function disableGoneEndpoints(db: Executor, endpointIds: string[]):
       with locked as materialized (
         select id, health_mailed_at as mailed_before from webhook_endpoints
         where id = any(${sql.param(endpointIds)}::uuid[]) and enabled
+        order by id
         for no key update
       ),
       disabled as (
