@@ -84,5 +84,6 @@ export async function simulateIntent(
   const intent = await requireIntentOwner(db, intentId, actor);
   const moved = await db.transaction((tx) => applyIntentStatus(tx, intent, body, 'simulate', outbox));
   if (moved.queued > 0) outbox.wake();
+  outbox.transitioned();
   return serialize(moved.intent);
 }

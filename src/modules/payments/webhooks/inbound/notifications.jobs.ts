@@ -57,6 +57,7 @@ export function reconcileJob(ctx: JobContext): JobHandler {
         return moved.queued;
       });
       if (queued > 0) ctx.outbox.wake();
+      ctx.outbox.transitioned();
       return undefined;
     }
     if (seller === undefined || paymentMismatch(intent, seller, payment) !== undefined) return undefined;
